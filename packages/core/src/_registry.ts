@@ -1,0 +1,82 @@
+import { type Dict, get, has } from "./_records.js";
+import type { ExtensionState, RegisteredTool, State } from "./state.js";
+
+/**
+ * Owners (extension keys, byte-wise sorted) whose tools produce `publicName`. Without a
+ * global index: a prefixed name can only come from an extension whose key ends right before
+ * one of the name's `__` separators, or from an unprefixed extension; so the lookup costs
+ * the name's length plus the number of unprefixed extensions, never the registry's size.
+ */
+export function ownersOf(
+  extensions: Dict<ExtensionState>,
+  unprefixed: readonly string[],
+  publicName: string,
+): string[] {
+  const owners: string[] = [];
+  let i = publicName.indexOf("__");
+  while (i !== -1) {
+    const key = publicName.slice(0, i);
+    const ext = get(extensions, key);
+    if (ext && !ext.exposeUnprefixed && has(ext.tools, publicName)) owners.push(key);
+    i = publicName.indexOf("__", i + 1);
+  }
+  for (const key of unprefixed) {
+    const ext = get(extensions, key);
+    if (ext && has(ext.tools, publicName)) owners.push(key);
+  }
+  if (owners.length > 1) owners.sort();
+  return owners;
+}
+
+/** R10: the tool that owns `publicName` in the registry (the first owner by key wins). */
+export function winnerOf(state: State, publicName: string): RegisteredTool | undefined {
+  const collision = get(state.collisions, publicName);
+  if (collision) {
+    const ext = get(state.extensions, collision[0]!);
+    return ext ? get(ext.tools, publicName) : undefined;
+  }
+  const owners = ownersOf(state.extensions, state.unprefixed, publicName);
+  if (owners.length === 0) return undefined;
+  return get(get(state.extensions, owners[0]!)!.tools, publicName);
+}
+
+/** Whether `tool` is the registry's entry for its public name (not a collision loser). */
+export function isWinner(state: State, tool: RegisteredTool): boolean {
+  const collision = get(state.collisions, tool.publicName);
+  return collision === undefined || collision[0] === tool.owner;
+}
+
+/**
+ * Recomputes the collision entries of `names` against `extensions`. Returns the same object
+ * when nothing changed.
+ */
+export function updateCollisions(
+  collisions: Dict<readonly string[]>,
+  extensions: Dict<ExtensionState>,
+  unprefixed: readonly string[],
+  names: Iterable<string>,
+): Dict<readonly string[]> {
+  let next: Record<string, readonly string[]> | null = null;
+  for (const name of names) {
+    const owners = ownersOf(extensions, unprefixed, name);
+    const current = get(next ?? collisions, name);
+    if (owners.length > 1) {
+      if (current && sameList(current, owners)) continue;
+      next ??= { ...collisions };
+      Object.defineProperty(next, name, {
+        value: owners,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else if (current) {
+      next ??= { ...collisions };
+      delete next[name];
+    }
+  }
+  return next ?? collisions;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,184 @@
+import { get } from "./_records.js";
+import { winnerOf } from "./_registry.js";
+import { classifyTool } from "./classifyTool.js";
+import { closeNames } from "./closeNames.js";
+import {
+  type DeferralMode,
+  EVENT_SCHEMA_VERSION,
+  type EnableError,
+  type McpTool,
+  type ToolledgerEvent,
+} from "./events.js";
+import { evolve } from "./evolve.js";
+import { listTools } from "./listTools.js";
+import { ENABLE_TOOLS_NAME } from "./modelView.js";
+import { nameToKey } from "./nameToKey.js";
+import type { State } from "./state.js";
+
+const v = EVENT_SCHEMA_VERSION;
+
+interface Timed {
+  /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
+  at?: string;
+}
+
+export type Command = Timed &
+  (
+    | {
+        type: "AddExtension";
+        name: string;
+        kind: string;
+        exposeUnprefixed?: boolean;
+        hidden?: boolean;
+        availableTools?: string[];
+        configFingerprint: string;
+      }
+    | { type: "RemoveExtension"; extension: string }
+    | { type: "InvalidateTools"; extension: string }
+    | { type: "RecordFetch"; extension: string; startedAtVersion: number; tools: McpTool[] }
+    | { type: "RecordFetchFailure"; extension: string; startedAtVersion: number; error: string }
+    | { type: "ConfigureDeferral"; mode: DeferralMode; alwaysLoad?: string[] }
+    | { type: "EnableTools"; callId: string; names: string[] }
+    | { type: "Compact" }
+    | { type: "Clear" }
+  );
+
+export type CommandErrorCode = "EMPTY_EXTENSION_KEY" | "UNKNOWN_EXTENSION" | "DUPLICATE_CALL_ID";
+
+export type Decision =
+  | { ok: true; events: ToolledgerEvent[] }
+  | { ok: false; error: { code: CommandErrorCode; message: string } };
+
+/**
+ * E4: decisions live here; the reducer only folds what was decided. A failed enable is
+ * still a decision: it yields the request and a failed response, so the audit sees it.
+ */
+export function decide(state: State, command: Command): Decision {
+  const at = command.at === undefined ? {} : { at: command.at };
+  switch (command.type) {
+    case "AddExtension": {
+      const key = nameToKey(command.name);
+      if (key === "") {
+        return rejected(
+          "EMPTY_EXTENSION_KEY",
+          `extension name ${JSON.stringify(command.name)} has no letters, digits, "_" or "-", so its key is empty; give the extension a name with at least one of them`,
+        );
+      }
+      const event: ToolledgerEvent = {
+        type: "ExtensionAdded",
+        v,
+        ...at,
+        name: command.name,
+        kind: command.kind,
+        exposeUnprefixed: command.exposeUnprefixed ?? false,
+        hidden: command.hidden ?? false,
+        availableTools: command.availableTools ?? [],
+        configFingerprint: command.configFingerprint,
+      };
+      // R6: an identical config is a no-op, so nothing is appended.
+      return accepted(evolve(state, event) === state ? [] : [event]);
+    }
+    case "RemoveExtension":
+    case "InvalidateTools":
+    case "RecordFetch":
+    case "RecordFetchFailure": {
+      const key = nameToKey(command.extension);
+      if (!get(state.extensions, key)) {
+        return rejected(
+          "UNKNOWN_EXTENSION",
+          `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${Object.keys(state.extensions).sort().join(", ") || "none"}`,
+        );
+      }
+      if (command.type === "RemoveExtension") return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);
+      if (command.type === "InvalidateTools") return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
+      if (command.type === "RecordFetch") {
+        return accepted([
+          { type: "ToolsFetched", v, ...at, extension: key, startedAtVersion: command.startedAtVersion, tools: command.tools },
+        ]);
+      }
+      return accepted([
+        { type: "ToolsFetchFailed", v, ...at, extension: key, startedAtVersion: command.startedAtVersion, error: command.error },
+      ]);
+    }
+    case "ConfigureDeferral": {
+      const event: ToolledgerEvent = { type: "DeferralConfigured", v, ...at, mode: command.mode, alwaysLoad: command.alwaysLoad ?? [] };
+      return accepted(evolve(state, event) === state ? [] : [event]);
+    }
+    case "EnableTools":
+      return decideEnable(state, command.callId, command.names, at);
+    case "Compact":
+      return accepted([
+        {
+          type: "Compacted",
+          v,
+          ...at,
+          enabled: [...state.enabled],
+          pending: state.pending.map((p) => ({ callId: p.callId, names: [...p.names] })),
+          answered: Object.keys(state.answered),
+          anomalies: [...state.anomalies],
+          anomalyCount: state.anomalyCount,
+        },
+      ]);
+    case "Clear":
+      return accepted([{ type: "Cleared", v, ...at }]);
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+/** D5: all-or-nothing validation against the model-visible tools of the current registry. */
+function decideEnable(state: State, callId: string, names: string[], at: { at?: string }): Decision {
+  if (state.pending.some((p) => p.callId === callId) || get(state.answered, callId)) {
+    return rejected("DUPLICATE_CALL_ID", `call id ${JSON.stringify(callId)} was already used in this conversation; use a fresh call id`);
+  }
+  const request: ToolledgerEvent = { type: "EnableToolsRequested", v, ...at, callId, names: [...names] };
+  const error = validateEnable(state, names);
+  const response: ToolledgerEvent = error
+    ? { type: "EnableToolsResponded", v, ...at, callId, ok: false, error }
+    : { type: "EnableToolsResponded", v, ...at, callId, ok: true };
+  return accepted([request, response]);
+}
+
+function validateEnable(state: State, names: readonly string[]): EnableError | null {
+  if (names.length === 0) {
+    return {
+      code: "EMPTY_REQUEST",
+      message: `${ENABLE_TOOLS_NAME} needs at least one exact tool name in "names"; nothing was enabled`,
+      invalid: [],
+    };
+  }
+  const invalid: EnableError["invalid"] = [];
+  let visibleNames: string[] | null = null;
+  for (const name of names) {
+    const tool = winnerOf(state, name);
+    const cls = tool ? classifyTool(state, tool).class : "hidden";
+    // Hidden tools are reported as unknown: R8 keeps them out of everything the model sees.
+    if (cls === "hidden") {
+      visibleNames ??= listTools(state)
+        .filter((t) => classifyTool(state, t).class !== "app-only")
+        .map((t) => t.publicName);
+      invalid.push({ name, reason: "unknown tool", suggestions: closeNames(name, visibleNames) });
+    } else if (cls === "app-only") {
+      invalid.push({ name, reason: "app-only tool (not visible to the model)", suggestions: [] });
+    }
+  }
+  if (invalid.length === 0) return null;
+  const detail = invalid
+    .map((i) => `${JSON.stringify(i.name)}: ${i.reason}${i.suggestions.length > 0 ? ` (did you mean ${i.suggestions.join(", ")}?)` : ""}`)
+    .join("; ");
+  return {
+    code: "INVALID_TOOL_NAMES",
+    message: `${ENABLE_TOOLS_NAME} enabled nothing: ${detail}. Use the exact names from the deferred tools list.`,
+    invalid,
+  };
+}
+
+function accepted(events: ToolledgerEvent[]): Decision {
+  return { ok: true, events };
+}
+
+function rejected(code: CommandErrorCode, message: string): Decision {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,71 @@
+import { get } from "./_records.js";
+import { winnerOf } from "./_registry.js";
+import type { Anomaly } from "./events.js";
+import type { State } from "./state.js";
+
+export type Diagnostic =
+  | { kind: "collision"; publicName: string; winner: string; losers: string[]; message: string }
+  | { kind: "stale_fetch"; extension: string; count: number; startedAtVersion: number; version: number; message: string }
+  | { kind: "fetch_failed"; extension: string; error: string; message: string }
+  | { kind: "rejected_tool"; extension: string; rawName: string; reason: string; message: string }
+  | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string; message: string }
+  | { kind: "unknown_always_load"; name: string; message: string }
+  | { kind: "ignored_event"; type: string; reason: string; message: string };
+
+const anomalyText: Record<Anomaly["kind"], string> = {
+  response_without_request: "an enable_tools response had no request",
+  failed_response: "an enable_tools request failed",
+  duplicate_response: "an enable_tools request was answered twice",
+};
+
+/** E3: everything the registry and the conversation have to report, in a stable order. */
+export function diagnostics(state: State): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [publicName, owners] of Object.entries(state.collisions).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [winner, ...losers] = owners;
+    out.push({
+      kind: "collision",
+      publicName,
+      winner: winner!,
+      losers,
+      message: `${publicName} is produced by ${owners.join(", ")}; ${winner} wins (extensions by key), ${losers.join(", ")} lost it`,
+    });
+  }
+  for (const key of Object.keys(state.extensions).sort()) {
+    const ext = get(state.extensions, key)!;
+    if (ext.fetch.status === "failed") {
+      out.push({ kind: "fetch_failed", extension: key, error: ext.fetch.error ?? "", message: `fetching the tools of ${key} failed: ${ext.fetch.error}` });
+    }
+    for (const r of ext.rejected) {
+      out.push({ kind: "rejected_tool", extension: key, rawName: r.rawName, reason: r.reason, message: `${key}: ${r.message}` });
+    }
+    if (ext.lastStaleFetch) {
+      out.push({
+        kind: "stale_fetch",
+        extension: key,
+        count: ext.staleFetches,
+        ...ext.lastStaleFetch,
+        message: `${ext.staleFetches} fetch(es) of ${key} raced an invalidation and were ignored (last started at version ${ext.lastStaleFetch.startedAtVersion}, arrived at ${ext.lastStaleFetch.version})`,
+      });
+    }
+  }
+  for (const name of unknownAlwaysLoad(state)) {
+    out.push({ kind: "unknown_always_load", name, message: `always-load entry ${JSON.stringify(name)} names no current tool; it is kept in case the tool appears` });
+  }
+  for (const a of state.anomalies) {
+    out.push({ kind: "anomaly", anomaly: a.kind, callId: a.callId, message: `${anomalyText[a.kind]} (call id ${a.callId})` });
+  }
+  for (const i of state.ignored) {
+    out.push({ kind: "ignored_event", type: i.type, reason: i.reason, message: `${i.type} changed nothing: ${i.reason}` });
+  }
+  return out;
+}
+
+/** D2: always-load entries that name no current tool. */
+export function unknownAlwaysLoad(state: State): string[] {
+  return state.deferral.alwaysLoad.filter((name) => {
+    const tool = winnerOf(state, name);
+    // A hidden tool counts as unknown: R8 keeps it out of what users and the model see.
+    return tool === undefined || get(state.extensions, tool.owner)?.hidden === true;
+  });
+}

@@ -1,0 +1,187 @@
+import { z } from "zod";
+
+/** Schema version of every event type this build writes and reads. */
+export const EVENT_SCHEMA_VERSION = 1;
+
+const v = z.literal(EVENT_SCHEMA_VERSION);
+/** Optional ISO-8601 time supplied by whoever appends the event (E2: never made by the reducer). */
+const at = z.string().optional();
+
+/**
+ * A tool as an MCP server sent it. Only `name` is required here, so a malformed tool
+ * (no `inputSchema`) can be recorded and reported instead of failing the whole fetch.
+ * Everything else is kept as sent (R9).
+ */
+export const McpToolSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: z.unknown().optional(),
+  outputSchema: z.unknown().optional(),
+  annotations: z.unknown().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type McpTool = z.infer<typeof McpToolSchema>;
+
+/** R6: a host-defined kind is any other non-empty string. */
+export const ExtensionKindSchema = z.string().min(1);
+export type ExtensionKind = "stdio" | "streamable_http" | "builtin" | "platform" | (string & {});
+
+export const ExtensionAddedSchema = z.object({
+  type: z.literal("ExtensionAdded"),
+  v,
+  at,
+  /** Display name as given (R2); the key is derived with nameToKey (R1). */
+  name: z.string(),
+  kind: ExtensionKindSchema,
+  exposeUnprefixed: z.boolean().default(false),
+  hidden: z.boolean().default(false),
+  /** Allow-list of raw tool names; empty means all (R9). */
+  availableTools: z.array(z.string()).default([]),
+  /** Fingerprint of the connection config: secrets enter it only hashed (R6). */
+  configFingerprint: z.string(),
+});
+export type ExtensionAdded = z.infer<typeof ExtensionAddedSchema>;
+
+export const ExtensionRemovedSchema = z.object({
+  type: z.literal("ExtensionRemoved"),
+  v,
+  at,
+  /** Extension name or key; normalised with nameToKey. */
+  extension: z.string(),
+});
+export type ExtensionRemoved = z.infer<typeof ExtensionRemovedSchema>;
+
+export const ToolsInvalidatedSchema = z.object({
+  type: z.literal("ToolsInvalidated"),
+  v,
+  at,
+  extension: z.string(),
+});
+export type ToolsInvalidated = z.infer<typeof ToolsInvalidatedSchema>;
+
+export const ToolsFetchedSchema = z.object({
+  type: z.literal("ToolsFetched"),
+  v,
+  at,
+  extension: z.string(),
+  /** The registry's cache version when the fetch started (R11). */
+  startedAtVersion: z.number().int().nonnegative(),
+  /** Every page of tools/list, in the server's order. */
+  tools: z.array(McpToolSchema),
+});
+export type ToolsFetched = z.infer<typeof ToolsFetchedSchema>;
+
+export const ToolsFetchFailedSchema = z.object({
+  type: z.literal("ToolsFetchFailed"),
+  v,
+  at,
+  extension: z.string(),
+  startedAtVersion: z.number().int().nonnegative(),
+  /** A short, secret-free description of what went wrong. */
+  error: z.string(),
+});
+export type ToolsFetchFailed = z.infer<typeof ToolsFetchFailedSchema>;
+
+export const DeferralModeSchema = z.enum(["off", "lookup"]);
+export type DeferralMode = z.infer<typeof DeferralModeSchema>;
+
+export const DeferralConfiguredSchema = z.object({
+  type: z.literal("DeferralConfigured"),
+  v,
+  at,
+  mode: DeferralModeSchema,
+  alwaysLoad: z.array(z.string()).default([]),
+});
+export type DeferralConfigured = z.infer<typeof DeferralConfiguredSchema>;
+
+export const EnableToolsRequestedSchema = z.object({
+  type: z.literal("EnableToolsRequested"),
+  v,
+  at,
+  callId: z.string(),
+  names: z.array(z.string()),
+});
+export type EnableToolsRequested = z.infer<typeof EnableToolsRequestedSchema>;
+
+export const EnableErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** The offending entries, each with its reason and close names. */
+  invalid: z
+    .array(
+      z.object({
+        name: z.string(),
+        reason: z.string(),
+        suggestions: z.array(z.string()).default([]),
+      }),
+    )
+    .default([]),
+});
+export type EnableError = z.infer<typeof EnableErrorSchema>;
+
+export const EnableToolsRespondedSchema = z.object({
+  type: z.literal("EnableToolsResponded"),
+  v,
+  at,
+  callId: z.string(),
+  ok: z.boolean(),
+  error: EnableErrorSchema.optional(),
+});
+export type EnableToolsResponded = z.infer<typeof EnableToolsRespondedSchema>;
+
+export const PendingRequestSchema = z.object({ callId: z.string(), names: z.array(z.string()) });
+export type PendingRequest = z.infer<typeof PendingRequestSchema>;
+
+export const AnomalySchema = z.object({
+  kind: z.enum(["response_without_request", "failed_response", "duplicate_response"]),
+  callId: z.string(),
+});
+export type Anomaly = z.infer<typeof AnomalySchema>;
+
+export const CompactedSchema = z.object({
+  type: z.literal("Compacted"),
+  v,
+  at,
+  /** D7: the conversation-derived state, so replay can start here. */
+  enabled: z.array(z.string()),
+  pending: z.array(PendingRequestSchema),
+  /** Call ids already answered since the last clear (to tell duplicates from orphans). */
+  answered: z.array(z.string()).default([]),
+  anomalies: z.array(AnomalySchema).default([]),
+  anomalyCount: z.number().int().nonnegative().default(0),
+});
+export type Compacted = z.infer<typeof CompactedSchema>;
+
+export const ClearedSchema = z.object({ type: z.literal("Cleared"), v, at });
+export type Cleared = z.infer<typeof ClearedSchema>;
+
+export const ToolledgerEventSchema = z.discriminatedUnion("type", [
+  ExtensionAddedSchema,
+  ExtensionRemovedSchema,
+  ToolsInvalidatedSchema,
+  ToolsFetchedSchema,
+  ToolsFetchFailedSchema,
+  DeferralConfiguredSchema,
+  EnableToolsRequestedSchema,
+  EnableToolsRespondedSchema,
+  CompactedSchema,
+  ClearedSchema,
+]);
+export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
+export type ToolledgerEventType = ToolledgerEvent["type"];
+
+export const EVENT_TYPES: readonly ToolledgerEventType[] = ToolledgerEventSchema.options.map(
+  (o) => o.shape.type.value,
+);
+
+/** Events whose effect belongs to the conversation (D6–D8), not to the registry. */
+export const CONVERSATION_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
+  "EnableToolsRequested",
+  "EnableToolsResponded",
+  "Compacted",
+  "Cleared",
+]);
+
+/** Input type of an event before defaults are applied (what appenders may write). */
+export type ToolledgerEventInput = z.input<typeof ToolledgerEventSchema>;

@@ -1,0 +1,301 @@
+import { type Dict, get, remove, set } from "./_records.js";
+import { updateCollisions } from "./_registry.js";
+import { compareBytes } from "./compareBytes.js";
+import type {
+  Anomaly,
+  Compacted,
+  DeferralConfigured,
+  EnableToolsRequested,
+  EnableToolsResponded,
+  ExtensionAdded,
+  ExtensionRemoved,
+  McpTool,
+  ToolledgerEvent,
+  ToolsFetched,
+  ToolsFetchFailed,
+  ToolsInvalidated,
+} from "./events.js";
+import { nameToKey } from "./nameToKey.js";
+import {
+  DIAGNOSTIC_HISTORY_LIMIT,
+  type ExtensionState,
+  type RegisteredTool,
+  type RejectedTool,
+  type State,
+} from "./state.js";
+
+/**
+ * The reducer (E2): pure and total. It folds what was decided and never re-validates;
+ * when an event changes nothing it returns the same state object.
+ */
+export function evolve(state: State, event: ToolledgerEvent): State {
+  switch (event.type) {
+    case "ExtensionAdded":
+      return extensionAdded(state, event);
+    case "ExtensionRemoved":
+      return extensionRemoved(state, event);
+    case "ToolsInvalidated":
+      return toolsInvalidated(state, event);
+    case "ToolsFetched":
+      return toolsFetched(state, event);
+    case "ToolsFetchFailed":
+      return toolsFetchFailed(state, event);
+    case "DeferralConfigured":
+      return deferralConfigured(state, event);
+    case "EnableToolsRequested":
+      return enableRequested(state, event);
+    case "EnableToolsResponded":
+      return enableResponded(state, event);
+    case "Compacted":
+      return compacted(state, event);
+    case "Cleared":
+      return cleared(state);
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** R6: add, no-op on an identical config, replace (dropping tools) on a different one. */
+function extensionAdded(state: State, e: ExtensionAdded): State {
+  const key = nameToKey(e.name);
+  if (key === "") return ignore(state, e.type, `extension name ${JSON.stringify(e.name)} has an empty key`);
+  const existing = get(state.extensions, key);
+  const hidden = e.hidden || key.startsWith("_");
+  if (
+    existing &&
+    existing.name === e.name &&
+    existing.kind === e.kind &&
+    existing.exposeUnprefixed === e.exposeUnprefixed &&
+    existing.hidden === hidden &&
+    existing.configFingerprint === e.configFingerprint &&
+    sameStrings(existing.availableTools, e.availableTools)
+  ) {
+    return state;
+  }
+  const ext: ExtensionState = {
+    key,
+    name: e.name,
+    kind: e.kind,
+    exposeUnprefixed: e.exposeUnprefixed,
+    hidden,
+    availableTools: e.availableTools,
+    configFingerprint: e.configFingerprint,
+    fetch: { status: "never", version: null, error: null },
+    tools: {},
+    toolNames: [],
+    rejected: [],
+    staleFetches: 0,
+    lastStaleFetch: null,
+  };
+  return replaceExtension(state, key, existing, ext, state.version + 1);
+}
+
+/** R7 */
+function extensionRemoved(state: State, e: ExtensionRemoved): State {
+  const key = nameToKey(e.extension);
+  const existing = get(state.extensions, key);
+  if (!existing) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  return replaceExtension(state, key, existing, undefined, state.version + 1);
+}
+
+/** R11: an extension said tools/list_changed. */
+function toolsInvalidated(state: State, e: ToolsInvalidated): State {
+  const key = nameToKey(e.extension);
+  if (!get(state.extensions, key)) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  return { ...state, version: state.version + 1 };
+}
+
+/** R9, R11: register a fetch that started at the current version; a stale one changes nothing. */
+function toolsFetched(state: State, e: ToolsFetched): State {
+  const key = nameToKey(e.extension);
+  const ext = get(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
+
+  const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
+  const tools: Record<string, RegisteredTool> = {};
+  const toolNames: string[] = [];
+  const rejected: RejectedTool[] = [];
+  for (const raw of e.tools) {
+    if (allowed && !allowed.has(raw.name)) continue;
+    if (!isJsonObject(raw.inputSchema)) {
+      rejected.push({
+        rawName: raw.name,
+        reason: "malformed",
+        message: `tool ${JSON.stringify(raw.name)} has no inputSchema object; it is not registered`,
+      });
+      continue;
+    }
+    const publicName = ext.exposeUnprefixed ? raw.name : `${key}__${raw.name}`;
+    if (Object.hasOwn(tools, publicName)) {
+      rejected.push({
+        rawName: raw.name,
+        reason: "duplicate",
+        message: `the server listed ${JSON.stringify(raw.name)} more than once; the first is kept`,
+      });
+      continue;
+    }
+    Object.defineProperty(tools, publicName, {
+      value: register(raw, publicName, key, state.ownerMetaKey),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    toolNames.push(publicName);
+  }
+  toolNames.sort(compareBytes);
+  const next: ExtensionState = {
+    ...ext,
+    fetch: { status: "ok", version: e.startedAtVersion, error: null },
+    tools,
+    toolNames,
+    rejected,
+  };
+  return replaceExtension(state, key, ext, next, state.version);
+}
+
+/** R9: a failed fetch leaves the extension with no tools and a diagnostic. */
+function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
+  const key = nameToKey(e.extension);
+  const ext = get(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
+  const next: ExtensionState = {
+    ...ext,
+    fetch: { status: "failed", version: e.startedAtVersion, error: e.error },
+    tools: {},
+    toolNames: [],
+    rejected: [],
+  };
+  return replaceExtension(state, key, ext, next, state.version);
+}
+
+function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number): State {
+  const next: ExtensionState = {
+    ...ext,
+    staleFetches: ext.staleFetches + 1,
+    lastStaleFetch: { startedAtVersion, version: state.version },
+  };
+  return { ...state, extensions: set(state.extensions, ext.key, next) };
+}
+
+function deferralConfigured(state: State, e: DeferralConfigured): State {
+  if (e.mode === state.deferral.mode && sameStrings(e.alwaysLoad, state.deferral.alwaysLoad)) {
+    return state;
+  }
+  return { ...state, deferral: { mode: e.mode, alwaysLoad: e.alwaysLoad } };
+}
+
+/** D6: a request waits for its response; only a successful paired response enables. */
+function enableRequested(state: State, e: EnableToolsRequested): State {
+  if (state.pending.some((p) => p.callId === e.callId)) {
+    // A repeated call id while its request is pending: one response answers both.
+    const pending = state.pending.map((p) =>
+      p.callId === e.callId ? { callId: p.callId, names: [...p.names, ...e.names] } : p,
+    );
+    return { ...state, pending };
+  }
+  return { ...state, pending: [...state.pending, { callId: e.callId, names: e.names }] };
+}
+
+function enableResponded(state: State, e: EnableToolsResponded): State {
+  const index = state.pending.findIndex((p) => p.callId === e.callId);
+  if (index === -1) {
+    const kind = get(state.answered, e.callId) ? "duplicate_response" : "response_without_request";
+    return withAnomaly(state, { kind, callId: e.callId });
+  }
+  const request = state.pending[index]!;
+  const pending = state.pending.filter((_, i) => i !== index);
+  const answered = set(state.answered, e.callId, true as const);
+  if (!e.ok) return withAnomaly({ ...state, pending, answered }, { kind: "failed_response", callId: e.callId });
+  return { ...state, pending, answered, enabled: union(state.enabled, request.names) };
+}
+
+/** D7: the conversation-derived state is carried by the event, so replay can start here. */
+function compacted(state: State, e: Compacted): State {
+  const answered: Record<string, true> = {};
+  for (const id of e.answered) Object.defineProperty(answered, id, { value: true, enumerable: true, writable: true, configurable: true });
+  return {
+    ...state,
+    enabled: union([], e.enabled),
+    pending: e.pending,
+    answered,
+    anomalies: e.anomalies,
+    anomalyCount: e.anomalyCount,
+  };
+}
+
+/** D8: `/clear` empties the enabled set and pending requests; the registry is untouched. */
+function cleared(state: State): State {
+  if (state.enabled.length === 0 && state.pending.length === 0 && Object.keys(state.answered).length === 0) {
+    return state;
+  }
+  return { ...state, enabled: [], pending: [], answered: {} };
+}
+
+function replaceExtension(
+  state: State,
+  key: string,
+  before: ExtensionState | undefined,
+  after: ExtensionState | undefined,
+  version: number,
+): State {
+  const extensions = after ? set(state.extensions, key, after) : remove(state.extensions, key);
+  const wasUnprefixed = before?.exposeUnprefixed ?? false;
+  const isUnprefixed = after?.exposeUnprefixed ?? false;
+  let unprefixed = state.unprefixed;
+  if (wasUnprefixed && !isUnprefixed) unprefixed = unprefixed.filter((k) => k !== key);
+  if (!wasUnprefixed && isUnprefixed) unprefixed = [...unprefixed, key].sort();
+  const touched = new Set<string>(before?.toolNames ?? []);
+  for (const name of after?.toolNames ?? []) touched.add(name);
+  const collisions = updateCollisions(state.collisions, extensions, unprefixed, touched);
+  return { ...state, version, extensions, unprefixed, collisions };
+}
+
+/** R3/R4: the registered form of a raw tool: public name, owner metadata overwritten. */
+function register(raw: McpTool, publicName: string, owner: string, ownerMetaKey: string): RegisteredTool {
+  const meta: Record<string, unknown> = { ...(raw._meta ?? {}) };
+  Object.defineProperty(meta, ownerMetaKey, { value: owner, enumerable: true, writable: true, configurable: true });
+  return { publicName, rawName: raw.name, owner, tool: { ...raw, name: publicName, _meta: meta } };
+}
+
+function withAnomaly(state: State, anomaly: Anomaly): State {
+  return {
+    ...state,
+    anomalies: appendBounded(state.anomalies, anomaly),
+    anomalyCount: state.anomalyCount + 1,
+  };
+}
+
+function ignore(state: State, type: string, reason: string): State {
+  return {
+    ...state,
+    ignored: appendBounded(state.ignored, { type, reason }),
+    ignoredCount: state.ignoredCount + 1,
+  };
+}
+
+function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
+  const next = [...list, item];
+  return next.length > DIAGNOSTIC_HISTORY_LIMIT ? next.slice(next.length - DIAGNOSTIC_HISTORY_LIMIT) : next;
+}
+
+/** Sorted, de-duplicated union; returns `base` itself when nothing is added. */
+function union(base: readonly string[], add: readonly string[]): readonly string[] {
+  const have = new Set(base);
+  const extra = add.filter((n) => !have.has(n) && (have.add(n), true));
+  if (extra.length === 0) return base;
+  return [...base, ...extra].sort(compareBytes);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function isJsonObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export type { Dict };
