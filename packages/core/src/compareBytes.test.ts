@@ -1,0 +1,28 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compareBytes } from "./compareBytes.js";
+
+const utf8 = new TextEncoder();
+
+function compareUtf8(a: string, b: string): number {
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+describe("byte-wise order (R12, D4)", () => {
+  it("puts U+FF01 before an astral character, unlike UTF-16 code units", () => {
+    expect(compareBytes("\uFF01", "😀")).toBeLessThan(0);
+    expect("\uFF01" < "😀").toBe(false);
+  });
+
+  it("property: agrees in sign with comparing UTF-8 bytes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" }), (a, b) => {
+        expect(Math.sign(compareBytes(a, b))).toBe(Math.sign(compareUtf8(a, b)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
