@@ -202,9 +202,14 @@ function enableRequested(state: State, e: EnableToolsRequested): State {
 
 function enableResponded(state: State, e: EnableToolsResponded): State {
   const index = state.pending.findIndex((p) => p.callId === e.callId);
+  if (get(state.answered, e.callId)) {
+    // A call id is answered once: a later response adds nothing, even to a request that
+    // reused the id (it ends that request, which no response can validly answer).
+    const pending = index === -1 ? state.pending : state.pending.filter((_, i) => i !== index);
+    return withAnomaly({ ...state, pending }, { kind: "duplicate_response", callId: e.callId });
+  }
   if (index === -1) {
-    const kind = get(state.answered, e.callId) ? "duplicate_response" : "response_without_request";
-    return withAnomaly(state, { kind, callId: e.callId });
+    return withAnomaly(state, { kind: "response_without_request", callId: e.callId });
   }
   const request = state.pending[index]!;
   const pending = state.pending.filter((_, i) => i !== index);
@@ -215,11 +220,25 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
 
 /** D7: the conversation-derived state is carried by the event, so replay can start here. */
 function compacted(state: State, e: Compacted): State {
+  const enabled = union([], e.enabled);
+  const { pending, anomalies } = state;
+  // A compaction of the current state changes nothing, so the reducer keeps the same object.
+  const unchanged =
+    sameStrings(enabled, state.enabled) &&
+    e.pending.length === pending.length &&
+    e.pending.every(
+      (p, i) => p.callId === pending[i]!.callId && sameStrings(p.names, pending[i]!.names),
+    ) &&
+    sameStrings([...e.answered].sort(), Object.keys(state.answered).sort()) &&
+    e.anomalyCount === state.anomalyCount &&
+    e.anomalies.length === anomalies.length &&
+    e.anomalies.every((a, i) => a.kind === anomalies[i]!.kind && a.callId === anomalies[i]!.callId);
+  if (unchanged) return state;
   const answered: Record<string, true> = {};
   for (const id of e.answered) Object.defineProperty(answered, id, { value: true, enumerable: true, writable: true, configurable: true });
   return {
     ...state,
-    enabled: union([], e.enabled),
+    enabled,
     pending: e.pending,
     answered,
     anomalies: e.anomalies,

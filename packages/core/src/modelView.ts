@@ -1,7 +1,7 @@
 import { classifyTool } from "./classifyTool.js";
 import { compareBytes as compareName } from "./compareBytes.js";
-import { listTools } from "./listTools.js";
 import type { McpTool } from "./events.js";
+import { listTools } from "./listTools.js";
 import type { State } from "./state.js";
 
 export const ENABLE_TOOLS_NAME = "enable_tools";
@@ -54,6 +54,9 @@ export function modelView(state: State): ModelView {
   let systemPrompt: string | null = null;
   if (state.deferral.mode === "lookup") {
     insertSorted(tools, ENABLE_TOOLS_TOOL);
+    // The built-in owns its name: a deferred registry tool of that name is not offered either.
+    const shadowed = deferred.indexOf(ENABLE_TOOLS_NAME);
+    if (shadowed !== -1) deferred.splice(shadowed, 1);
     if (deferred.length > 0) {
       systemPrompt = [
         "## Deferred tools",
