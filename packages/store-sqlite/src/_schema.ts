@@ -1,0 +1,83 @@
+import { EventStoreError } from "@toolledger/core";
+import type Database from "better-sqlite3";
+
+/** `PRAGMA application_id` of a toolledger event store ("TLED"), so a foreign SQLite file is refused. */
+export const APPLICATION_ID = 0x544c4544;
+
+/** The schema version this build writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = 1;
+
+/** Conversation event types (D6–D8), listed for SQL filters. */
+export const CONVERSATION_TYPES_SQL =
+  "('EnableToolsRequested','EnableToolsResponded','Compacted','Cleared')";
+
+/** Migration `i` takes the schema from version `i` to `i + 1`. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE events (
+    global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id TEXT NOT NULL,
+    stream_position INTEGER NOT NULL CHECK (stream_position >= 1),
+    event_id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    data TEXT NOT NULL CHECK (json_valid(data)),
+    metadata TEXT NOT NULL CHECK (json_valid(metadata)),
+    recorded_at TEXT NOT NULL,
+    UNIQUE (stream_id, stream_position)
+  ) STRICT;
+  CREATE INDEX events_compacted ON events (stream_id, stream_position) WHERE type = 'Compacted';
+  CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events
+  BEGIN SELECT RAISE(ABORT, 'toolledger events are append-only: UPDATE is refused'); END;
+  CREATE TRIGGER events_refuse_delete BEFORE DELETE ON events
+  BEGIN SELECT RAISE(ABORT, 'toolledger events are append-only: DELETE is refused'); END;
+  CREATE TABLE snapshots (
+    stream_id TEXT NOT NULL,
+    reducer_version INTEGER NOT NULL,
+    stream_position INTEGER NOT NULL CHECK (stream_position >= 1),
+    state TEXT NOT NULL CHECK (json_valid(state)),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (stream_id, reducer_version)
+  ) STRICT;
+  `,
+];
+
+/**
+ * Brings the file to SCHEMA_VERSION in one IMMEDIATE transaction (two processes opening a
+ * fresh file at once migrate it once). A newer schema or a foreign file is refused.
+ */
+export function migrate(db: Database.Database, file: string): void {
+  const check = (): number => {
+    const appId = db.pragma("application_id", { simple: true }) as number;
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new EventStoreError(
+        "SCHEMA_TOO_NEW",
+        `${file}: the event store has schema version ${version}, newer than ${SCHEMA_VERSION} that this toolledger supports; upgrade toolledger to open it`,
+      );
+    }
+    if (appId !== APPLICATION_ID && (appId !== 0 || version !== 0 || hasTables(db))) {
+      throw new EventStoreError(
+        "NOT_A_DATABASE",
+        `${file}: this SQLite file is not a toolledger event store (application_id ${appId}, user_version ${version}); point toolledger at a new file or at an existing event store`,
+      );
+    }
+    return version;
+  };
+  if (check() === SCHEMA_VERSION) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const from = check();
+    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+function hasTables(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_schema LIMIT 1").get() !== undefined;
+}

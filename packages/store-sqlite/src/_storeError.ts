@@ -1,0 +1,55 @@
+import { EventStoreError, type EventStoreErrorCode } from "@toolledger/core";
+import Database from "better-sqlite3";
+
+const ADVICE: Record<EventStoreErrorCode, string> = {
+  STORE_BUSY:
+    "another connection held the write lock past the busy timeout; retry, or raise busyTimeoutMs",
+  STORE_CLOSED: "open the store again",
+  STORE_CORRUPT:
+    "the file is damaged; restore it from a backup (run `PRAGMA integrity_check` to see where)",
+  SCHEMA_TOO_NEW: "upgrade toolledger",
+  NOT_A_DATABASE: "point toolledger at a toolledger event store or a new file",
+  IO_ERROR: "check the disk (space, permissions, the directory exists) and retry",
+};
+
+/**
+ * Maps a raw SQLite error to an EventStoreError naming the file and what was being done,
+ * so no raw SQLite error escapes the store. Other errors are returned unchanged.
+ */
+export function toStoreError(error: unknown, file: string, doing: string): unknown {
+  if (error instanceof EventStoreError) return error;
+  if (!(error instanceof Database.SqliteError)) return error;
+  const code = codeOf(error.code);
+  return new EventStoreError(
+    code,
+    `${file}: ${doing} failed: ${error.message} (${error.code}); ${ADVICE[code]}`,
+    { cause: error },
+  );
+}
+
+function codeOf(sqliteCode: string): EventStoreErrorCode {
+  if (sqliteCode.startsWith("SQLITE_BUSY") || sqliteCode.startsWith("SQLITE_LOCKED")) {
+    return "STORE_BUSY";
+  }
+  if (sqliteCode.startsWith("SQLITE_NOTADB")) return "NOT_A_DATABASE";
+  // A constraint can only fail here when the file breaks the store's own invariants.
+  if (sqliteCode.startsWith("SQLITE_CORRUPT") || sqliteCode.startsWith("SQLITE_CONSTRAINT")) {
+    return "STORE_CORRUPT";
+  }
+  return "IO_ERROR";
+}
+
+/** The error for a stored row that cannot be read back (damaged JSON or an undecodable event). */
+export function corruptRow(
+  code: "STORE_CORRUPT" | "SCHEMA_TOO_NEW",
+  file: string,
+  row: { stream_id: string; stream_position: number; global_position: number },
+  what: string,
+  cause?: unknown,
+): EventStoreError {
+  return new EventStoreError(
+    code,
+    `${file}: event at global position ${row.global_position} (stream ${JSON.stringify(row.stream_id)}, position ${row.stream_position}) cannot be read: ${what}; ${ADVICE[code]}`,
+    cause === undefined ? undefined : { cause },
+  );
+}

@@ -1,0 +1,20 @@
+export type { LoadedState } from "./_loadState.js";
+export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
+export {
+  type AuditPoint,
+  auditEnables,
+  type EnableAudit,
+  type EnableAuditFilter,
+  type EnableAuditRecord,
+  type EnableOutcome,
+  type OrphanResponse,
+} from "./auditEnables.js";
+export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
+export {
+  type Durability,
+  openSqliteEventStore,
+  type SessionSummary,
+  SqliteEventStore,
+  type SqliteEventStoreOptions,
+} from "./sqliteEventStore.js";
+export { type SubscribeOptions, subscribe } from "./subscribe.js";

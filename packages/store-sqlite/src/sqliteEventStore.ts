@@ -1,0 +1,571 @@
+import {
+  type AppendResult,
+  decodeEvent,
+  type EventStore,
+  EventStoreError,
+  type EventToAppend,
+  type ExpectedVersion,
+  REDUCER_VERSION,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type StateOptions,
+  type StoredEvent,
+} from "@toolledger/core";
+import Database from "better-sqlite3";
+import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
+import { type LoadedState, loadStateFromRows } from "./_loadState.js";
+import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
+import { toStoreError } from "./_storeError.js";
+import { auditEnables, type EnableAudit, type EnableAuditFilter } from "./auditEnables.js";
+import { type SubscribeOptions, subscribe } from "./subscribe.js";
+
+/**
+ * `"full"` (default): `synchronous=FULL`, an acknowledged append survives a power loss.
+ * `"normal"`: `synchronous=NORMAL`, it survives a crash of the process but the last commits
+ * may be lost on a power loss (for tests and benchmarks).
+ */
+export type Durability = "full" | "normal";
+
+export interface SqliteEventStoreOptions {
+  /** Default `"full"`. */
+  durability?: Durability;
+  /** How long a writer waits for the write lock before `STORE_BUSY`. Default 5000 ms. */
+  busyTimeoutMs?: number;
+  /** Supplies `recordedAt` (E2: the clock is the store's, not the reducer's). */
+  now?: () => Date;
+}
+
+/** One stream (session) of the store, as listed by `listSessions`. */
+export interface SessionSummary {
+  sessionId: string;
+  eventCount: number;
+  firstGlobalPosition: number;
+  lastGlobalPosition: number;
+  /** When the store recorded the first and the last event (ISO-8601). */
+  firstRecordedAt: string;
+  lastRecordedAt: string;
+}
+
+interface Prepared {
+  insert: Database.Statement<[string, number, string, string, number, string, string, string]>;
+  streamVersion: Database.Statement<[string], number>;
+  head: Database.Statement<[], number>;
+  byEventId: Database.Statement<
+    [string],
+    {
+      stream_id: string;
+      stream_position: number;
+      global_position: number;
+      data: string;
+      metadata: string;
+    }
+  >;
+  readStream: Database.Statement<[string, number, number], EventRow>;
+  readAll: Database.Statement<[number, number], EventRow>;
+  begin: Database.Statement;
+  commit: Database.Statement;
+  rollback: Database.Statement;
+}
+
+/** A batch ready to insert: validated, serialized, in append order. */
+interface PreparedBatch {
+  ids: string[];
+  types: string[];
+  data: string[];
+  metadata: string[];
+  /** Whether an event id appears twice in the batch (reported after the version check). */
+  repeatedId: string | null;
+}
+
+/**
+ * The EventStore on one SQLite file (better-sqlite3, WAL). One stream per session; every
+ * append is one `BEGIN IMMEDIATE` transaction; semantics identical to the in-memory store.
+ */
+export class SqliteEventStore implements EventStore {
+  /** The database file. */
+  readonly file: string;
+  readonly #db: Database.Database;
+  readonly #now: () => Date;
+  readonly #s: Prepared;
+  #closed = false;
+
+  private constructor(file: string, db: Database.Database, now: () => Date) {
+    this.file = file;
+    this.#db = db;
+    this.#now = now;
+    this.#s = {
+      insert: db.prepare(
+        "INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      streamVersion: db
+        .prepare<[string], number>(
+          "SELECT coalesce(max(stream_position), 0) FROM events WHERE stream_id = ?",
+        )
+        .pluck(),
+      head: db.prepare<[], number>("SELECT coalesce(max(global_position), 0) FROM events").pluck(),
+      byEventId: db.prepare(
+        "SELECT stream_id, stream_position, global_position, data, metadata FROM events WHERE event_id = ?",
+      ),
+      readStream: db.prepare(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`,
+      ),
+      readAll: db.prepare(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
+      ),
+      begin: db.prepare("BEGIN IMMEDIATE"),
+      commit: db.prepare("COMMIT"),
+      rollback: db.prepare("ROLLBACK"),
+    };
+  }
+
+  /**
+   * Opens (creating when missing) an event store file, migrating its schema in one
+   * transaction. Throws EventStoreError: NOT_A_DATABASE, SCHEMA_TOO_NEW, STORE_CORRUPT,
+   * STORE_BUSY or IO_ERROR, each naming the file.
+   */
+  static open(file: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+      db.pragma("journal_mode = WAL");
+      db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
+      migrate(db, file);
+      dropStaleSnapshots(db);
+      return new SqliteEventStore(file, db, options.now ?? (() => new Date()));
+    } catch (error) {
+      db?.close();
+      throw toStoreError(error, file, "opening the event store");
+    }
+  }
+
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedVersion = "any",
+  ): Promise<AppendResult> {
+    this.#assertOpen();
+    const batch = prepareBatch(events);
+    if (!("ids" in batch)) return batch;
+    try {
+      return this.#appendPrepared(streamId, batch, expected);
+    } catch (error) {
+      throw toStoreError(
+        error,
+        this.file,
+        `appending ${events.length} event(s) to ${JSON.stringify(streamId)}`,
+      );
+    }
+  }
+
+  #appendPrepared(streamId: string, batch: PreparedBatch, expected: ExpectedVersion): AppendResult {
+    const s = this.#s;
+    s.begin.run();
+    try {
+      const actual = s.streamVersion.get(streamId) ?? 0;
+      const plain = batch.ids.length > 0 && batch.repeatedId === null && matches(expected, actual);
+      // The common case inserts at once; a stored id then shows up as a unique violation.
+      let result = plain ? null : this.#decide(streamId, batch, expected, actual);
+      if (result === null) {
+        try {
+          result = this.#insert(streamId, batch, actual);
+        } catch (error) {
+          if (!isEventIdConflict(error)) throw error;
+          // Roll the partial batch back: it is a retry or a duplicate, decided as in memory.
+          s.rollback.run();
+          s.begin.run();
+          const now = s.streamVersion.get(streamId) ?? 0;
+          result =
+            this.#decide(streamId, batch, expected, now) ?? this.#insert(streamId, batch, now);
+        }
+      }
+      s.commit.run();
+      return result;
+    } finally {
+      if (this.#db.inTransaction) s.rollback.run();
+    }
+  }
+
+  #insert(streamId: string, batch: PreparedBatch, actual: number): AppendResult {
+    const recordedAt = this.#now().toISOString();
+    const insert = this.#s.insert;
+    let first = 0;
+    let last = 0;
+    for (let i = 0; i < batch.ids.length; i++) {
+      const info = insert.run(
+        streamId,
+        actual + i + 1,
+        batch.ids[i]!,
+        batch.types[i]!,
+        1,
+        batch.data[i]!,
+        batch.metadata[i]!,
+        recordedAt,
+      );
+      last = Number(info.lastInsertRowid);
+      if (i === 0) first = last;
+    }
+    return {
+      ok: true,
+      nextExpectedVersion: actual + batch.ids.length,
+      firstGlobalPosition: first,
+      lastGlobalPosition: last,
+    };
+  }
+
+  /**
+   * Checks in the in-memory store's order (idempotent retry, version, empty batch, repeated
+   * id); null when the batch is to be inserted.
+   */
+  #decide(
+    streamId: string,
+    batch: PreparedBatch,
+    expected: ExpectedVersion,
+    actual: number,
+  ): AppendResult | null {
+    const retried = this.#checkRetry(streamId, batch);
+    if (retried) return retried;
+    if (!matches(expected, actual)) {
+      return { ok: false, error: { code: "VERSION_CONFLICT", streamId, expected, actual } };
+    }
+    if (batch.ids.length === 0) {
+      const head = this.#s.head.get() ?? 0;
+      return {
+        ok: true,
+        nextExpectedVersion: actual,
+        firstGlobalPosition: head,
+        lastGlobalPosition: head,
+      };
+    }
+    if (batch.repeatedId !== null) {
+      return {
+        ok: false,
+        error: {
+          code: "DUPLICATE_EVENT",
+          eventId: batch.repeatedId,
+          message: `event id ${batch.repeatedId} appears twice in one batch`,
+        },
+      };
+    }
+    return null;
+  }
+
+  /**
+   * A retried batch (every id stored in this stream with the same content, at consecutive
+   * positions in batch order) returns the original result; an id reused otherwise is
+   * DUPLICATE_EVENT. Null for a fresh batch.
+   */
+  #checkRetry(streamId: string, batch: PreparedBatch): AppendResult | null {
+    const found: { stream_position: number; global_position: number }[] = [];
+    let firstFound: string | null = null;
+    for (let i = 0; i < batch.ids.length; i++) {
+      const id = batch.ids[i]!;
+      const prior = this.#s.byEventId.get(id);
+      if (!prior) continue;
+      if (
+        prior.stream_id !== streamId ||
+        prior.data !== batch.data[i] ||
+        prior.metadata !== batch.metadata[i]
+      ) {
+        return duplicate(id, `event id ${id} is already stored with different content`);
+      }
+      firstFound ??= id;
+      found.push(prior);
+    }
+    if (found.length === 0) return null;
+    if (found.length < batch.ids.length) {
+      return duplicate(
+        firstFound!,
+        "the batch mixes stored and new event ids; retry the original batch exactly",
+      );
+    }
+    for (let i = 1; i < found.length; i++) {
+      if (found[i]!.stream_position !== found[i - 1]!.stream_position + 1) {
+        return duplicate(
+          batch.ids[i]!,
+          "the batch's event ids are stored, but not as one batch in this order; retry the original batch exactly",
+        );
+      }
+    }
+    return {
+      ok: true,
+      nextExpectedVersion: found[found.length - 1]!.stream_position,
+      firstGlobalPosition: found[0]!.global_position,
+      lastGlobalPosition: found[found.length - 1]!.global_position,
+    };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
+    this.#assertOpen();
+    const from = Math.max(1, options.fromPosition ?? 1);
+    const limit = options.maxCount === undefined ? -1 : Math.max(0, options.maxCount);
+    return this.#rows(
+      this.#s.readStream,
+      [streamId, from, limit],
+      `reading stream ${JSON.stringify(streamId)}`,
+    );
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.#assertOpen();
+    const after = Math.max(0, options.after ?? 0);
+    const limit = Math.max(0, options.limit ?? 1000);
+    return this.#rows(
+      this.#s.readAll,
+      [after, limit],
+      `reading events after global position ${after}`,
+    );
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    this.#assertOpen();
+    try {
+      return this.#s.streamVersion.get(streamId) ?? 0;
+    } catch (error) {
+      throw toStoreError(error, this.file, `reading the version of ${JSON.stringify(streamId)}`);
+    }
+  }
+
+  /** Every session (stream) with its event count and first/last times, in order of creation. */
+  async listSessions(): Promise<SessionSummary[]> {
+    this.#assertOpen();
+    try {
+      const rows = this.#db
+        .prepare<
+          [],
+          {
+            stream_id: string;
+            n: number;
+            first_global: number;
+            last_global: number;
+            first_at: string;
+            last_at: string;
+          }
+        >(
+          `SELECT s.stream_id, s.n, f.global_position AS first_global, l.global_position AS last_global,
+                  f.recorded_at AS first_at, l.recorded_at AS last_at
+           FROM (SELECT stream_id, max(stream_position) AS n FROM events GROUP BY stream_id) AS s
+           JOIN events AS f ON f.stream_id = s.stream_id AND f.stream_position = 1
+           JOIN events AS l ON l.stream_id = s.stream_id AND l.stream_position = s.n
+           ORDER BY f.global_position`,
+        )
+        .all();
+      return rows.map((r) => ({
+        sessionId: r.stream_id,
+        eventCount: r.n,
+        firstGlobalPosition: r.first_global,
+        lastGlobalPosition: r.last_global,
+        firstRecordedAt: r.first_at,
+        lastRecordedAt: r.last_at,
+      }));
+    } catch (error) {
+      throw toStoreError(error, this.file, "listing sessions");
+    }
+  }
+
+  /**
+   * The session's state (D7): folded from its snapshot for this reducer version when there is
+   * one, skipping conversation events before the latest `Compacted` event. Equal to replaying
+   * the whole stream.
+   */
+  async loadState(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
+    this.#assertOpen();
+    try {
+      return this.#db.transaction(() =>
+        loadStateFromRows(this.#db, this.file, sessionId, options),
+      )();
+    } catch (error) {
+      throw toStoreError(error, this.file, `loading the state of ${JSON.stringify(sessionId)}`);
+    }
+  }
+
+  /**
+   * Caches the session's current state as a snapshot keyed by REDUCER_VERSION, so the next
+   * `loadState` folds only what came after. A newer snapshot is never replaced by an older one.
+   */
+  async saveSnapshot(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
+    const loaded = await this.loadState(sessionId, options);
+    if (loaded.version === 0) return loaded;
+    try {
+      this.#db
+        .prepare(
+          `INSERT INTO snapshots (stream_id, reducer_version, stream_position, state, created_at)
+           VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (stream_id, reducer_version) DO UPDATE SET
+             stream_position = excluded.stream_position, state = excluded.state, created_at = excluded.created_at
+           WHERE excluded.stream_position > snapshots.stream_position`,
+        )
+        .run(
+          sessionId,
+          REDUCER_VERSION,
+          loaded.version,
+          JSON.stringify(loaded.state),
+          this.#now().toISOString(),
+        );
+      return loaded;
+    } catch (error) {
+      throw toStoreError(error, this.file, `saving a snapshot of ${JSON.stringify(sessionId)}`);
+    }
+  }
+
+  /** The enable history (D6) of one session or all, filtered; see `auditEnables`. */
+  async auditEnables(filter: EnableAuditFilter = {}): Promise<EnableAudit> {
+    this.#assertOpen();
+    const where = `type IN ${CONVERSATION_TYPES_SQL}`;
+    const sql =
+      filter.sessionId === undefined
+        ? `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where} ORDER BY global_position`
+        : `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND ${where} ORDER BY stream_position`;
+    const params = filter.sessionId === undefined ? [] : [filter.sessionId];
+    const events = this.#rows(
+      this.#db.prepare<unknown[], EventRow>(sql),
+      params,
+      "reading the enable history",
+    );
+    return auditEnables(events, filter);
+  }
+
+  /** Follows the log as other processes append to it; see `subscribe`. */
+  subscribe(options: SubscribeOptions = {}): AsyncGenerator<StoredEvent[], void, undefined> {
+    return subscribe(this, options);
+  }
+
+  /** `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise SQLite's findings. */
+  async checkIntegrity(): Promise<string[]> {
+    this.#assertOpen();
+    try {
+      const rows = this.#db.pragma("integrity_check") as Record<string, unknown>[];
+      return rows.map((r) => String(Object.values(r)[0]));
+    } catch (error) {
+      throw toStoreError(error, this.file, "checking integrity");
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#db.close();
+    } catch (error) {
+      throw toStoreError(error, this.file, "closing the event store");
+    }
+  }
+
+  #rows<P extends unknown[]>(
+    stmt: Database.Statement<P, EventRow>,
+    params: P,
+    doing: string,
+  ): StoredEvent[] {
+    let rows: EventRow[];
+    try {
+      rows = stmt.all(...params);
+    } catch (error) {
+      throw toStoreError(error, this.file, doing);
+    }
+    const out = new Array<StoredEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = eventFromRow(rows[i]!, this.file);
+    return out;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) {
+      throw new EventStoreError(
+        "STORE_CLOSED",
+        `${this.file}: the event store is closed; open it again`,
+      );
+    }
+  }
+}
+
+/** Opens an event store file; see `SqliteEventStore.open`. */
+export function openSqliteEventStore(
+  file: string,
+  options: SqliteEventStoreOptions = {},
+): SqliteEventStore {
+  return SqliteEventStore.open(file, options);
+}
+
+/** Validates every event with the core's schemas and serializes it, before anything is written. */
+function prepareBatch(events: readonly EventToAppend[]): PreparedBatch | AppendResult {
+  const n = events.length;
+  const batch: PreparedBatch = {
+    ids: new Array<string>(n),
+    types: new Array<string>(n),
+    data: new Array<string>(n),
+    metadata: new Array<string>(n),
+    repeatedId: null,
+  };
+  const seen = n > 1 ? new Set<string>() : null;
+  for (let index = 0; index < n; index++) {
+    const e = events[index]!;
+    const result = decodeEvent(e.event);
+    if (!result.ok) {
+      return invalid(
+        index,
+        result.error.path,
+        `event ${index} (${e.eventId}): ${result.error.message}`,
+      );
+    }
+    let metadata = "{}";
+    if (e.metadata !== undefined) {
+      const m = e.metadata as unknown;
+      if (typeof m !== "object" || m === null || Array.isArray(m)) {
+        return invalid(
+          index,
+          "metadata",
+          `event ${index} (${e.eventId}): metadata must be a JSON object`,
+        );
+      }
+      try {
+        metadata = JSON.stringify(m);
+      } catch (error) {
+        return invalid(
+          index,
+          "metadata",
+          `event ${index} (${e.eventId}): metadata is not JSON: ${String(error)}`,
+        );
+      }
+    }
+    batch.ids[index] = e.eventId;
+    batch.types[index] = result.event.type;
+    batch.data[index] = JSON.stringify(result.event);
+    batch.metadata[index] = metadata;
+    if (seen) {
+      if (seen.has(e.eventId)) batch.repeatedId ??= e.eventId;
+      seen.add(e.eventId);
+    }
+  }
+  return batch;
+}
+
+function invalid(index: number, path: string, message: string): AppendResult {
+  return { ok: false, error: { code: "INVALID_EVENT", index, path, message } };
+}
+
+function duplicate(eventId: string, message: string): AppendResult {
+  return { ok: false, error: { code: "DUPLICATE_EVENT", eventId, message } };
+}
+
+/** Whether a stream at `actual` satisfies `expected`. */
+function matches(expected: ExpectedVersion, actual: number): boolean {
+  if (expected === "any") return true;
+  if (expected === "no_stream") return actual === 0;
+  if (expected === "stream_exists") return actual > 0;
+  return expected === actual;
+}
+
+function isEventIdConflict(error: unknown): boolean {
+  return (
+    error instanceof Database.SqliteError &&
+    error.code === "SQLITE_CONSTRAINT_UNIQUE" &&
+    error.message.includes("events.event_id")
+  );
+}
+
+/** Snapshots of another reducer version are a stale cache: dropped at open. */
+function dropStaleSnapshots(db: Database.Database): void {
+  const stale = db
+    .prepare("SELECT 1 FROM snapshots WHERE reducer_version <> ? LIMIT 1")
+    .get(REDUCER_VERSION);
+  if (stale === undefined) return;
+  db.prepare("DELETE FROM snapshots WHERE reducer_version <> ?").run(REDUCER_VERSION);
+}
