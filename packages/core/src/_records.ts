@@ -25,3 +25,15 @@ export function remove<T>(rec: Dict<T>, key: string): Dict<T> {
 export function emptyDict<T>(): Dict<T> {
   return {};
 }
+
+/**
+ * Sets an own property on a record being built. Plain assignment everywhere but `__proto__`,
+ * whose assignment would change the prototype instead.
+ */
+export function setOwn<T>(rec: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") {
+    Object.defineProperty(rec, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    rec[key] = value;
+  }
+}

@@ -1,4 +1,5 @@
-import { type Dict, get, has } from "./_records.js";
+import { type HashDict, hget } from "./_hashDict.js";
+import { type Dict, get, has, setOwn } from "./_records.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
 
 /**
@@ -8,7 +9,7 @@ import type { ExtensionState, RegisteredTool, State } from "./state.js";
  * the name's length plus the number of unprefixed extensions, never the registry's size.
  */
 export function ownersOf(
-  extensions: Dict<ExtensionState>,
+  extensions: HashDict<ExtensionState>,
   unprefixed: readonly string[],
   publicName: string,
 ): string[] {
@@ -16,12 +17,12 @@ export function ownersOf(
   let i = publicName.indexOf("__");
   while (i !== -1) {
     const key = publicName.slice(0, i);
-    const ext = get(extensions, key);
+    const ext = hget(extensions, key);
     if (ext && !ext.exposeUnprefixed && has(ext.tools, publicName)) owners.push(key);
     i = publicName.indexOf("__", i + 1);
   }
   for (const key of unprefixed) {
-    const ext = get(extensions, key);
+    const ext = hget(extensions, key);
     if (ext && has(ext.tools, publicName)) owners.push(key);
   }
   if (owners.length > 1) owners.sort();
@@ -32,12 +33,12 @@ export function ownersOf(
 export function winnerOf(state: State, publicName: string): RegisteredTool | undefined {
   const collision = get(state.collisions, publicName);
   if (collision) {
-    const ext = get(state.extensions, collision[0]!);
+    const ext = hget(state.extensions, collision[0]!);
     return ext ? get(ext.tools, publicName) : undefined;
   }
   const owners = ownersOf(state.extensions, state.unprefixed, publicName);
   if (owners.length === 0) return undefined;
-  return get(get(state.extensions, owners[0]!)!.tools, publicName);
+  return get(hget(state.extensions, owners[0]!)!.tools, publicName);
 }
 
 /** Whether `tool` is the registry's entry for its public name (not a collision loser). */
@@ -52,7 +53,7 @@ export function isWinner(state: State, tool: RegisteredTool): boolean {
  */
 export function updateCollisions(
   collisions: Dict<readonly string[]>,
-  extensions: Dict<ExtensionState>,
+  extensions: HashDict<ExtensionState>,
   unprefixed: readonly string[],
   names: Iterable<string>,
 ): Dict<readonly string[]> {
@@ -63,12 +64,7 @@ export function updateCollisions(
     if (owners.length > 1) {
       if (current && sameList(current, owners)) continue;
       next ??= { ...collisions };
-      Object.defineProperty(next, name, {
-        value: owners,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(next, name, owners);
     } else if (current) {
       next ??= { ...collisions };
       delete next[name];

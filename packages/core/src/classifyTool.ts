@@ -1,4 +1,4 @@
-import { get } from "./_records.js";
+import { hget } from "./_hashDict.js";
 import type { RegisteredTool, State } from "./state.js";
 
 /**
@@ -25,7 +25,7 @@ export interface Classification {
 
 /** D3/D4: one registered (winning) tool's class in the model view. */
 export function classifyTool(state: State, tool: RegisteredTool): Classification {
-  const ext = get(state.extensions, tool.owner);
+  const ext = hget(state.extensions, tool.owner);
   if (!ext || ext.hidden) return { class: "hidden" };
   if (isAppOnly(tool)) return { class: "app-only" };
   if (state.deferral.mode === "off") return { class: "eager", reason: "deferral-off" };

@@ -1,3 +1,4 @@
+import { hget, hkeys } from "./_hashDict.js";
 import { get } from "./_records.js";
 import { winnerOf } from "./_registry.js";
 import { classifyTool } from "./classifyTool.js";
@@ -83,10 +84,10 @@ export function decide(state: State, command: Command): Decision {
     case "RecordFetch":
     case "RecordFetchFailure": {
       const key = nameToKey(command.extension);
-      if (!get(state.extensions, key)) {
+      if (!hget(state.extensions, key)) {
         return rejected(
           "UNKNOWN_EXTENSION",
-          `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${Object.keys(state.extensions).sort().join(", ") || "none"}`,
+          `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
         );
       }
       if (command.type === "RemoveExtension") return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);

@@ -1,4 +1,4 @@
-import { get } from "./_records.js";
+import { hget, hkeys } from "./_hashDict.js";
 import { winnerOf } from "./_registry.js";
 import type { Anomaly } from "./events.js";
 import type { State } from "./state.js";
@@ -31,8 +31,8 @@ export function diagnostics(state: State): Diagnostic[] {
       message: `${publicName} is produced by ${owners.join(", ")}; ${winner} wins (extensions by key), ${losers.join(", ")} lost it`,
     });
   }
-  for (const key of Object.keys(state.extensions).sort()) {
-    const ext = get(state.extensions, key)!;
+  for (const key of hkeys(state.extensions).sort()) {
+    const ext = hget(state.extensions, key)!;
     if (ext.fetch.status === "failed") {
       out.push({ kind: "fetch_failed", extension: key, error: ext.fetch.error ?? "", message: `fetching the tools of ${key} failed: ${ext.fetch.error}` });
     }
@@ -66,6 +66,6 @@ export function unknownAlwaysLoad(state: State): string[] {
   return state.deferral.alwaysLoad.filter((name) => {
     const tool = winnerOf(state, name);
     // A hidden tool counts as unknown: R8 keeps it out of what users and the model see.
-    return tool === undefined || get(state.extensions, tool.owner)?.hidden === true;
+    return tool === undefined || hget(state.extensions, tool.owner)?.hidden === true;
   });
 }

@@ -1,4 +1,5 @@
-import { type Dict, get, remove, set } from "./_records.js";
+import { hget, hremove, hset } from "./_hashDict.js";
+import { type Dict, get, set, setOwn } from "./_records.js";
 import { updateCollisions } from "./_registry.js";
 import { compareBytes } from "./compareBytes.js";
 import type {
@@ -61,7 +62,7 @@ export function evolve(state: State, event: ToolledgerEvent): State {
 function extensionAdded(state: State, e: ExtensionAdded): State {
   const key = nameToKey(e.name);
   if (key === "") return ignore(state, e.type, `extension name ${JSON.stringify(e.name)} has an empty key`);
-  const existing = get(state.extensions, key);
+  const existing = hget(state.extensions, key);
   const hidden = e.hidden || key.startsWith("_");
   if (
     existing &&
@@ -95,7 +96,7 @@ function extensionAdded(state: State, e: ExtensionAdded): State {
 /** R7 */
 function extensionRemoved(state: State, e: ExtensionRemoved): State {
   const key = nameToKey(e.extension);
-  const existing = get(state.extensions, key);
+  const existing = hget(state.extensions, key);
   if (!existing) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   return replaceExtension(state, key, existing, undefined, state.version + 1);
 }
@@ -103,14 +104,14 @@ function extensionRemoved(state: State, e: ExtensionRemoved): State {
 /** R11: an extension said tools/list_changed. */
 function toolsInvalidated(state: State, e: ToolsInvalidated): State {
   const key = nameToKey(e.extension);
-  if (!get(state.extensions, key)) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  if (!hget(state.extensions, key)) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   return { ...state, version: state.version + 1 };
 }
 
 /** R9, R11: register a fetch that started at the current version; a stale one changes nothing. */
 function toolsFetched(state: State, e: ToolsFetched): State {
   const key = nameToKey(e.extension);
-  const ext = get(state.extensions, key);
+  const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
 
@@ -137,12 +138,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       });
       continue;
     }
-    Object.defineProperty(tools, publicName, {
-      value: register(raw, publicName, key, state.ownerMetaKey),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(tools, publicName, register(raw, publicName, key, state.ownerMetaKey));
     toolNames.push(publicName);
   }
   toolNames.sort(compareBytes);
@@ -159,7 +155,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
 /** R9: a failed fetch leaves the extension with no tools and a diagnostic. */
 function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
   const key = nameToKey(e.extension);
-  const ext = get(state.extensions, key);
+  const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
   const next: ExtensionState = {
@@ -178,7 +174,7 @@ function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number)
     staleFetches: ext.staleFetches + 1,
     lastStaleFetch: { startedAtVersion, version: state.version },
   };
-  return { ...state, extensions: set(state.extensions, ext.key, next) };
+  return { ...state, extensions: hset(state.extensions, ext.key, next) };
 }
 
 function deferralConfigured(state: State, e: DeferralConfigured): State {
@@ -235,7 +231,7 @@ function compacted(state: State, e: Compacted): State {
     e.anomalies.every((a, i) => a.kind === anomalies[i]!.kind && a.callId === anomalies[i]!.callId);
   if (unchanged) return state;
   const answered: Record<string, true> = {};
-  for (const id of e.answered) Object.defineProperty(answered, id, { value: true, enumerable: true, writable: true, configurable: true });
+  for (const id of e.answered) setOwn(answered, id, true as const);
   return {
     ...state,
     enabled,
@@ -261,7 +257,7 @@ function replaceExtension(
   after: ExtensionState | undefined,
   version: number,
 ): State {
-  const extensions = after ? set(state.extensions, key, after) : remove(state.extensions, key);
+  const extensions = after ? hset(state.extensions, key, after) : hremove(state.extensions, key);
   const wasUnprefixed = before?.exposeUnprefixed ?? false;
   const isUnprefixed = after?.exposeUnprefixed ?? false;
   let unprefixed = state.unprefixed;
@@ -276,7 +272,7 @@ function replaceExtension(
 /** R3/R4: the registered form of a raw tool: public name, owner metadata overwritten. */
 function register(raw: McpTool, publicName: string, owner: string, ownerMetaKey: string): RegisteredTool {
   const meta: Record<string, unknown> = { ...(raw._meta ?? {}) };
-  Object.defineProperty(meta, ownerMetaKey, { value: owner, enumerable: true, writable: true, configurable: true });
+  setOwn(meta, ownerMetaKey, owner);
   return { publicName, rawName: raw.name, owner, tool: { ...raw, name: publicName, _meta: meta } };
 }
 
@@ -304,7 +300,12 @@ function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
 /** Sorted, de-duplicated union; returns `base` itself when nothing is added. */
 function union(base: readonly string[], add: readonly string[]): readonly string[] {
   const have = new Set(base);
-  const extra = add.filter((n) => !have.has(n) && (have.add(n), true));
+  const extra: string[] = [];
+  for (const n of add) {
+    if (have.has(n)) continue;
+    have.add(n);
+    extra.push(n);
+  }
   if (extra.length === 0) return base;
   return [...base, ...extra].sort(compareBytes);
 }

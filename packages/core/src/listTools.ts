@@ -1,3 +1,4 @@
+import { hget, hkeys } from "./_hashDict.js";
 import { get } from "./_records.js";
 import { isWinner } from "./_registry.js";
 import { compareBytes } from "./compareBytes.js";
@@ -23,7 +24,7 @@ export function listTools(state: State, options: ListToolsOptions = {}): Registe
   if (options.extension !== undefined) {
     const key = nameToKey(options.extension);
     if (key === exclude) return [];
-    const ext = get(state.extensions, key);
+    const ext = hget(state.extensions, key);
     return ext ? extensionTools(state, ext, includeHidden) : [];
   }
   const all = allTools(state, includeHidden);
@@ -63,8 +64,8 @@ function allTools(state: State, includeHidden: boolean): readonly RegisteredTool
   const cached = sorted[slot];
   if (cached) return cached;
   const out: RegisteredTool[] = [];
-  for (const key of Object.keys(state.extensions)) {
-    out.push(...extensionTools(state, get(state.extensions, key)!, includeHidden));
+  for (const key of hkeys(state.extensions)) {
+    out.push(...extensionTools(state, hget(state.extensions, key)!, includeHidden));
   }
   out.sort((a, b) => compareBytes(a.publicName, b.publicName));
   sorted[slot] = out;

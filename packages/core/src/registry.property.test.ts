@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { decodeEvent } from "./decodeEvent.js";
 import { EVENT_SCHEMA_VERSION as v, type McpTool, type ToolledgerEvent } from "./events.js";
 import { evolve } from "./evolve.js";
+import { getExtension, listExtensions } from "./extensions.js";
 import { listTools } from "./listTools.js";
 import { nameToKey } from "./nameToKey.js";
 import { replay } from "./replay.js";
@@ -120,7 +121,7 @@ describe("registry laws (E2, R1–R13)", () => {
             expect(next.version).toBe(state.version);
             expect(names(next)).toEqual(names(state));
             const key = nameToKey(e.extension);
-            expect(next.extensions[key]?.tools).toBe(state.extensions[key]?.tools);
+            expect(getExtension(next, key)?.tools).toBe(getExtension(state, key)?.tools);
             expect(next.collisions).toBe(state.collisions);
           }
           state = next;
@@ -166,8 +167,8 @@ describe("registry laws (E2, R1–R13)", () => {
     fc.assert(
       fc.property(log, (events) => {
         const state = replay(events);
-        for (const key of Object.keys(state.extensions)) {
-          const x = state.extensions[key]!;
+        for (const x of listExtensions(state)) {
+          const key = x.key;
           const same = { type: "ExtensionAdded", v, name: x.name, kind: x.kind, exposeUnprefixed: x.exposeUnprefixed, availableTools: [...x.availableTools], configFingerprint: x.configFingerprint } as const;
           // The stored flag is effective hiddenness; a `_` key is hidden whichever flag it was added with.
           const flags = key.startsWith("_") ? [false, true] : [x.hidden];

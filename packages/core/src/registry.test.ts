@@ -4,6 +4,7 @@ import { decide } from "./decide.js";
 import { diagnostics } from "./diagnostics.js";
 import { EVENT_SCHEMA_VERSION as v } from "./events.js";
 import { evolve } from "./evolve.js";
+import { getExtension, listExtensions } from "./extensions.js";
 import { listTools } from "./listTools.js";
 import { resolveTool } from "./resolveTool.js";
 import { staleExtensions } from "./staleExtensions.js";
@@ -16,7 +17,8 @@ describe("R2–R4 registration", () => {
     const h = host();
     h.add("My Ext 2");
     h.fetch("My Ext 2", ["read"]);
-    expect(h.state.extensions.myext2?.name).toBe("My Ext 2");
+    expect(getExtension(h.state, "myext2")?.name).toBe("My Ext 2");
+    expect(getExtension(h.state, "My Ext 2")?.key).toBe("myext2");
     expect(names(listTools(h.state))).toEqual(["myext2__read"]);
     expect(names(listTools(h.state, { extension: "MY EXT 2" }))).toEqual(["myext2__read"]);
   });
@@ -116,7 +118,7 @@ describe("R6–R8 extensions", () => {
     h.fetch("b", ["y"]);
     h.run({ type: "RemoveExtension", extension: "a" });
     expect(names(listTools(h.state))).toEqual(["b__y"]);
-    expect(Object.keys(h.state.extensions)).toEqual(["b"]);
+    expect(listExtensions(h.state).map((x) => x.key)).toEqual(["b"]);
   });
 
   it("R8 hides extensions whose key starts with _ or that were added hidden, unless includeHidden", () => {

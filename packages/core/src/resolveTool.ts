@@ -1,4 +1,4 @@
-import { get } from "./_records.js";
+import { hget } from "./_hashDict.js";
 import { winnerOf } from "./_registry.js";
 import { closeNames } from "./closeNames.js";
 import { listTools } from "./listTools.js";
@@ -57,7 +57,7 @@ export function resolveTool(state: State, name: string, options: ResolveOptions 
       const tool = visibleWinner(state, prefixed, includeHidden);
       if (tool) matches.set(tool.publicName, tool);
     }
-    const owner = get(state.extensions, head);
+    const owner = hget(state.extensions, head);
     if (owner?.exposeUnprefixed) {
       const tool = visibleWinner(state, tail, includeHidden);
       if (tool && tool.owner === head) matches.set(tool.publicName, tool);
@@ -93,7 +93,7 @@ export function resolveTool(state: State, name: string, options: ResolveOptions 
 function visibleWinner(state: State, publicName: string, includeHidden: boolean): RegisteredTool | undefined {
   const tool = winnerOf(state, publicName);
   if (!tool) return undefined;
-  if (!includeHidden && get(state.extensions, tool.owner)?.hidden) return undefined;
+  if (!includeHidden && hget(state.extensions, tool.owner)?.hidden) return undefined;
   return tool;
 }
 

@@ -1,3 +1,4 @@
+import { emptyHashDict, type HashDict } from "./_hashDict.js";
 import type { Dict } from "./_records.js";
 import type { Anomaly, DeferralMode, McpTool, PendingRequest } from "./events.js";
 
@@ -64,7 +65,8 @@ export interface State {
   ownerMetaKey: string;
   /** R11: the cache version. */
   version: number;
-  extensions: Dict<ExtensionState>;
+  /** Extensions by key; read with `getExtension` / `listExtensions`. */
+  extensions: HashDict<ExtensionState>;
   /** Keys of extensions that expose unprefixed names, sorted. */
   unprefixed: readonly string[];
   /** R10: public names produced by more than one extension → owners in key order (first wins). */
@@ -93,7 +95,7 @@ export function initialState(options: StateOptions = {}): State {
     reducerVersion: REDUCER_VERSION,
     ownerMetaKey: options.ownerMetaKey ?? DEFAULT_OWNER_META_KEY,
     version: 0,
-    extensions: {},
+    extensions: emptyHashDict(),
     unprefixed: [],
     collisions: {},
     deferral: { mode: "off", alwaysLoad: [] },
