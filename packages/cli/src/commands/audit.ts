@@ -1,0 +1,172 @@
+import {
+  type EnableAuditFilter,
+  type EnableAuditRecord,
+  formatEnableAuditCsv,
+} from "@toolledger/store-sqlite";
+import { usageError } from "../cliError.js";
+import {
+  booleanOption,
+  type CommandSpec,
+  DB_OPTION,
+  JSON_OPTION,
+  parseCommandArgs,
+  renderHelp,
+  stringOption,
+} from "../commandSpec.js";
+import { resolveDatabasePath } from "../databasePath.js";
+import type { Deps } from "../deps.js";
+import { EXIT } from "../exitCodes.js";
+import { formatTable } from "../formatTable.js";
+import { openStore } from "../openStore.js";
+import { createOutput, type Output } from "../output.js";
+import { sessionNotFound } from "../readSession.js";
+
+export const auditSpec: CommandSpec = {
+  name: "audit",
+  summary:
+    "The enable history: every enable_tools request, its outcome, and whether its tools are still enabled.",
+  description:
+    "Outcomes: enabled, failed (with the recorded error), never_answered. A request's names stay enabled until a\n/clear (the CLEARED column gives its position) or a compaction that dropped them. Responses that paired with no\nrequest are listed separately: they enabled nothing (D6).",
+  positionals: [],
+  options: [
+    {
+      name: "session",
+      type: "string",
+      short: "s",
+      value: "<id>",
+      description: "only this session (default: all sessions)",
+    },
+    {
+      name: "tool",
+      type: "string",
+      short: "t",
+      value: "<name>",
+      description: "only requests that name this exact public name",
+    },
+    {
+      name: "since",
+      type: "string",
+      value: "<time>",
+      description:
+        "only requests at or after this time: ISO-8601 (2026-11-29T12:00Z) or an age (30m, 12h, 7d)",
+    },
+    {
+      name: "until",
+      type: "string",
+      value: "<time>",
+      description: "only requests before this time (same forms as --since)",
+    },
+    JSON_OPTION,
+    { name: "csv", type: "boolean", description: "print CSV (RFC 4180), one row per request" },
+    DB_OPTION,
+  ],
+  examples: [
+    "toolledger audit",
+    "toolledger audit --session 20261129-2345-a1b2c3 --tool notes__search",
+    "toolledger audit --since 24h --csv > enables.csv",
+  ],
+};
+
+export async function auditCommand(args: readonly string[], deps: Deps): Promise<number> {
+  const parsed = parseCommandArgs(auditSpec, args);
+  const o = createOutput(deps);
+  if (booleanOption(parsed, "help")) {
+    o.data(renderHelp(auditSpec, o.out.bold));
+    return EXIT.ok;
+  }
+  const json = booleanOption(parsed, "json");
+  const csv = booleanOption(parsed, "csv");
+  if (json && csv) throw usageError("audit: give --json or --csv, not both", "audit");
+  const filter: EnableAuditFilter = {};
+  const session = stringOption(parsed, "session");
+  const tool = stringOption(parsed, "tool");
+  const since = stringOption(parsed, "since");
+  const until = stringOption(parsed, "until");
+  if (session !== undefined) filter.sessionId = session;
+  if (tool !== undefined) filter.toolName = tool;
+  if (since !== undefined) filter.from = parseTime(since, "since", deps.now());
+  if (until !== undefined) filter.to = parseTime(until, "until", deps.now());
+
+  const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
+  const store = openStore(location, "read");
+  try {
+    if (session !== undefined && (await store.streamVersion(session)) === 0)
+      throw await sessionNotFound(store, session);
+    const audit = await store.auditEnables(filter);
+    if (json) o.json(audit);
+    else if (csv) deps.stdout.write(formatEnableAuditCsv(audit));
+    else
+      o.data(formatAudit(audit.requests, audit.orphanResponses.length, session === undefined, o));
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `--since`/`--until`: ISO-8601, or an age such as `30m`, `12h`, `7d` counted back from now. */
+export function parseTime(value: string, flag: string, now: Date): Date {
+  const age = /^(\d+)([smhd])$/.exec(value);
+  if (age) {
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+      age[2] as "s" | "m" | "h" | "d"
+    ];
+    return new Date(now.getTime() - Number(age[1]) * unit);
+  }
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) {
+    throw usageError(
+      `audit: --${flag} ${JSON.stringify(value)} is not a time; use ISO-8601 (2026-11-29T12:00:00Z) or an age (30m, 12h, 7d)`,
+      "audit",
+    );
+  }
+  return new Date(t);
+}
+
+function endedBy(by: string): string {
+  return by === "Cleared"
+    ? "cleared"
+    : by === "Compacted"
+      ? "compacted away"
+      : "call id answered again";
+}
+
+function formatAudit(
+  requests: readonly EnableAuditRecord[],
+  orphans: number,
+  allSessions: boolean,
+  o: Output,
+): string {
+  if (requests.length === 0 && orphans === 0) return "no enable requests match\n";
+  const outcome = (r: EnableAuditRecord) =>
+    r.outcome === "enabled"
+      ? o.out.green("enabled")
+      : r.outcome === "failed"
+        ? o.out.red("failed")
+        : o.out.yellow("never answered");
+  const rows = requests.map((r) => [
+    ...(allSessions ? [r.sessionId] : []),
+    r.callId,
+    r.names.join(", ") || "(none)",
+    outcome(r),
+    `${r.requested.position}${r.responded ? `→${r.responded.position}` : ""}`,
+    r.stillEnabled.length > 0
+      ? r.stillEnabled.join(", ")
+      : r.ended
+        ? `no: ${endedBy(r.ended.by)} at ${r.ended.position}`
+        : "-",
+    r.error ? r.error.code : "",
+  ]);
+  const header = [
+    ...(allSessions ? ["SESSION"] : []),
+    "CALL",
+    "NAMES",
+    "OUTCOME",
+    "EVENTS",
+    "STILL ENABLED",
+    "ERROR",
+  ];
+  let text = formatTable(rows, { header, styleHeader: o.out.bold });
+  if (orphans > 0)
+    text += `\n${o.out.yellow("!")} ${orphans} response(s) paired with no request and enabled nothing (see --json)\n`;
+  return text;
+}

@@ -1,0 +1,131 @@
+import { CliError, usageError } from "../cliError.js";
+import {
+  booleanOption,
+  CONFIG_OPTION,
+  type CommandSpec,
+  DB_OPTION,
+  DEFERRAL_OPTIONS,
+  JSON_OPTION,
+  parseCommandArgs,
+  renderHelp,
+  stringOption,
+} from "../commandSpec.js";
+import { resolveDatabasePath } from "../databasePath.js";
+import type { Deps } from "../deps.js";
+import { EXIT } from "../exitCodes.js";
+import { type Explanation, explainTool } from "../explainTool.js";
+import { liveLog } from "../liveLog.js";
+import { type LoadedLog, loadLog } from "../loadLog.js";
+import { openStore } from "../openStore.js";
+import { createOutput, type Output } from "../output.js";
+
+export const explainSpec: CommandSpec = {
+  name: "explain",
+  summary:
+    "Why a tool is visible, hidden, app-only, deferred, enabled, renamed or lost in a collision.",
+  description:
+    "Reads a recorded session (--session: an id or a JSONL file; default: the latest session in the database),\nor connects to the servers of a config file (--config) and explains the live registry.\nEach reason names the spec rule and the positions of the events that decided it.",
+  positionals: [
+    {
+      name: "tool",
+      required: true,
+      description:
+        "a public name such as notes__search (mangled forms like notes.search are recovered)",
+    },
+  ],
+  options: [
+    {
+      name: "session",
+      type: "string",
+      short: "s",
+      value: "<id|file.jsonl>",
+      description: "the session to read (default: the latest one)",
+    },
+    CONFIG_OPTION,
+    ...DEFERRAL_OPTIONS,
+    DB_OPTION,
+    JSON_OPTION,
+  ],
+  examples: [
+    "toolledger explain notes__search",
+    "toolledger explain calculator__divide --session 20261129-2345-a1b2c3",
+    "toolledger explain github.create_issue --config ~/.config/goose/config.yaml --deferral lookup",
+  ],
+};
+
+export async function explainCommand(args: readonly string[], deps: Deps): Promise<number> {
+  const parsed = parseCommandArgs(explainSpec, args);
+  const o = createOutput(deps);
+  if (booleanOption(parsed, "help")) {
+    o.data(renderHelp(explainSpec, o.out.bold));
+    return EXIT.ok;
+  }
+  const tool = parsed.positionals[0]!;
+  const session = stringOption(parsed, "session");
+  const config = stringOption(parsed, "config");
+  if (session !== undefined && config !== undefined)
+    throw usageError("explain: give --session or --config, not both", "explain");
+  let log: LoadedLog;
+  if (config !== undefined) {
+    log = await liveLog(
+      config,
+      {
+        deferral: stringOption(parsed, "deferral"),
+        alwaysLoad: stringOption(parsed, "always-load"),
+      },
+      deps,
+      o,
+      "explain",
+    );
+  } else if (session !== undefined) {
+    log = await loadLog(session, stringOption(parsed, "db"), deps);
+  } else {
+    log = await loadLog(
+      await latestSession(stringOption(parsed, "db"), deps),
+      stringOption(parsed, "db"),
+      deps,
+    );
+  }
+  const explanation = explainTool(log.entries, tool);
+  if (explanation.status === "unknown") {
+    throw new CliError("notFound", `${explanation.summary} (${log.label})`, {
+      hint:
+        explanation.suggestions.length > 0
+          ? `close names: ${explanation.suggestions.join(", ")}`
+          : "list the tools with `toolledger replay <session> --to <last position>` or `toolledger tools`",
+    });
+  }
+  if (booleanOption(parsed, "json")) o.json({ source: log.label, ...explanation });
+  else o.data(formatExplanation(explanation, log.label, o));
+  return EXIT.ok;
+}
+
+async function latestSession(dbFlag: string | undefined, deps: Deps): Promise<string> {
+  const location = resolveDatabasePath(dbFlag, deps.env, deps.home, deps.cwd);
+  const store = openStore(location, "read");
+  try {
+    const sessions = await store.listSessions();
+    const last = sessions.at(-1);
+    if (!last) {
+      throw new CliError("notFound", `no sessions in ${location.path}`, {
+        hint: "run `toolledger demo` to record one, or pass --config",
+      });
+    }
+    return last.sessionId;
+  } finally {
+    await store.close();
+  }
+}
+
+export function formatExplanation(e: Explanation, source: string, o: Output): string {
+  const lines = [`${o.out.bold(e.publicName)}: ${e.summary}`, o.out.dim(`(from ${source})`)];
+  const w = Math.max(0, ...e.reasons.map((r) => r.rule.length));
+  for (const r of e.reasons) {
+    const at =
+      r.positions.length === 0
+        ? ""
+        : o.out.dim(` [event${r.positions.length > 1 ? "s" : ""} ${r.positions.join(", ")}]`);
+    lines.push(`  ${o.out.cyan(r.rule.padEnd(w))}  ${r.text}${at}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,107 @@
+import { initialState, type State } from "@toolledger/core";
+import { usageError } from "../cliError.js";
+import {
+  booleanOption,
+  type CommandSpec,
+  DB_OPTION,
+  integerOption,
+  JSON_OPTION,
+  parseCommandArgs,
+  renderHelp,
+  stringOption,
+} from "../commandSpec.js";
+import type { Deps } from "../deps.js";
+import { EXIT } from "../exitCodes.js";
+import { formatChange } from "../formatChange.js";
+import { loadLog } from "../loadLog.js";
+import { createOutput, type Output } from "../output.js";
+import { type ReplayStep, replaySteps } from "../replaySteps.js";
+import { formatStateSummary, summarizeState } from "../summarizeState.js";
+
+export const replaySpec: CommandSpec = {
+  name: "replay",
+  summary: "Step through a session log: each event's position, type and what it changed.",
+  description:
+    "Reads a session from the database, or a JSONL file written by `toolledger export` (or one bare event per line).\nChanges shown: extensions added or removed, tools added, removed, renamed or collided, version bumps,\nstale fetches ignored, enabled set changes, failed enables and anomalies.",
+  positionals: [
+    {
+      name: "session|file.jsonl",
+      required: true,
+      description: "a session id, or a path to a JSONL log",
+    },
+  ],
+  options: [
+    {
+      name: "to",
+      type: "string",
+      value: "<position>",
+      description: "print the state right after this position instead of the steps",
+    },
+    JSON_OPTION,
+    DB_OPTION,
+  ],
+  examples: [
+    "toolledger replay 20261129-2345-a1b2c3",
+    "toolledger replay 20261129-2345-a1b2c3 --to 12",
+    "toolledger replay bug-report.jsonl --json",
+  ],
+};
+
+const PROGRESS_MIN = 2000;
+const PROGRESS_EVERY = 500;
+
+export async function replayCommand(args: readonly string[], deps: Deps): Promise<number> {
+  const parsed = parseCommandArgs(replaySpec, args);
+  const o = createOutput(deps);
+  if (booleanOption(parsed, "help")) {
+    o.data(renderHelp(replaySpec, o.out.bold));
+    return EXIT.ok;
+  }
+  const to = integerOption(parsed, "to", "replay", 0);
+  const json = booleanOption(parsed, "json");
+  const log = await loadLog(parsed.positionals[0]!, stringOption(parsed, "db"), deps);
+  const last = log.entries.at(-1)?.position ?? 0;
+  if (to !== undefined && to > last) {
+    throw usageError(
+      `replay: --to ${to} is past the end of ${log.label} (last position ${last})`,
+      "replay",
+    );
+  }
+  const progress = deps.stderr.isTTY && log.entries.length >= PROGRESS_MIN;
+  const width = String(last).length;
+  let state: State = initialState();
+  let n = 0;
+  for (const { step, state: next } of replaySteps(log.entries)) {
+    if (to !== undefined && step.position > to) break;
+    state = next;
+    n++;
+    if (progress && n % PROGRESS_EVERY === 0)
+      deps.stderr.write(`\rreplaying ${n}/${log.entries.length}`);
+    if (to !== undefined) continue;
+    if (json) o.json(step);
+    else o.data(formatStep(step, width, o));
+  }
+  if (progress) deps.stderr.write(`\r${" ".repeat(40)}\r`);
+  const summary = summarizeState(state);
+  if (to !== undefined) {
+    if (json) o.json({ position: to, ...summary });
+    else {
+      o.data(`${o.out.bold(`state after position ${to}`)} of ${log.label}\n`);
+      o.data(formatStateSummary(summary, o.out));
+    }
+    return EXIT.ok;
+  }
+  if (!json) {
+    const anomalies = state.anomalyCount;
+    o.data(
+      `\n${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${anomalies > 0 ? ` · ${anomalies} anomal${anomalies === 1 ? "y" : "ies"}` : ""}`,
+    );
+  }
+  return EXIT.ok;
+}
+
+export function formatStep(step: ReplayStep, width: number, o: Output): string {
+  const head = `${String(step.position).padStart(width)}  ${o.out.cyan(step.type.padEnd(20))}  `;
+  const indent = " ".repeat(width + 2 + 20 + 2);
+  return step.changes.map((c, i) => (i === 0 ? head : indent) + formatChange(c, o.out)).join("\n");
+}

@@ -1,0 +1,59 @@
+import type { Change } from "./replaySteps.js";
+import type { Style } from "./style.js";
+
+const LIST_LIMIT = 6;
+
+function list(names: readonly string[]): string {
+  if (names.length <= LIST_LIMIT) return names.join(", ");
+  return `${names.slice(0, LIST_LIMIT).join(", ")}, … (+${names.length - LIST_LIMIT})`;
+}
+
+/** One line per change, for `replay`'s human output. */
+export function formatChange(c: Change, style: Style): string {
+  switch (c.kind) {
+    case "extension_added":
+      return `${style.green("+")} extension ${c.extension} (${c.extensionKind}${c.hidden ? ", hidden" : ""})${c.replaced ? " replaced: config changed, tools dropped until refetched" : ""}`;
+    case "extension_removed":
+      return `${style.red("-")} extension ${c.extension} removed with its ${c.toolsDropped} tool(s)`;
+    case "version":
+      return `version ${c.from} → ${c.to}`;
+    case "tools_added":
+      return `${style.green("+")} ${c.names.length} tool(s) from ${c.extension}: ${list(c.names)}`;
+    case "tools_removed":
+      return `${style.red("-")} ${c.names.length} tool(s) from ${c.extension}: ${list(c.names)}`;
+    case "tool_renamed":
+      return `${style.yellow("~")} ${c.from} renamed to ${c.to} (${c.extension}'s ${c.rawName})`;
+    case "tools_rejected":
+      return `${style.yellow("!")} ${c.extension} sent tools that were not registered: ${list(c.tools.map((t) => `${t.rawName} (${t.reason})`))}`;
+    case "collision":
+      return `${style.yellow("!")} collision on ${c.publicName}: ${c.winner} wins, ${c.losers.join(", ")} lost it`;
+    case "collision_resolved":
+      return `collision on ${c.publicName} resolved`;
+    case "stale_fetch_ignored":
+      return `${style.yellow("!")} stale fetch of ${c.extension} ignored (started at version ${c.startedAtVersion}, registry at ${c.version})`;
+    case "fetch_failed":
+      return `${style.red("!")} fetching ${c.extension}'s tools failed: ${c.error}`;
+    case "deferral":
+      return `deferral ${c.mode}${c.alwaysLoad.length > 0 ? `, always load ${list(c.alwaysLoad)}` : ""}`;
+    case "enable_requested":
+      return `enable_tools ${c.callId} asks for ${c.names.length > 0 ? list(c.names) : "nothing"}`;
+    case "enabled":
+      return `${style.green("+")} enabled ${list(c.names)}`;
+    case "disabled":
+      return `${style.red("-")} no longer enabled: ${list(c.names)}`;
+    case "pending_dropped":
+      return `pending request(s) dropped: ${list(c.callIds)}`;
+    case "enable_failed":
+      return `${style.red("✗")} enable_tools ${c.callId} failed (${c.code}): ${c.message}`;
+    case "anomaly":
+      return `${style.yellow("!")} anomaly: ${c.anomaly.replaceAll("_", " ")} (call id ${c.callId})`;
+    case "ignored":
+      return `${style.dim("ignored:")} ${c.reason}`;
+    case "no_change":
+      return style.dim("no change");
+    default: {
+      const unreachable: never = c;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,260 @@
+import {
+  type Anomaly,
+  type ExtensionState,
+  evolve,
+  initialState,
+  type State,
+  type ToolledgerEvent,
+} from "@toolledger/core";
+import type { LogEntry } from "./logEntry.js";
+import { extensionKeys, getExtension } from "./stateExtensions.js";
+
+/** What one event changed, in terms a user reads (E3). */
+export type Change =
+  | {
+      kind: "extension_added";
+      extension: string;
+      name: string;
+      extensionKind: string;
+      hidden: boolean;
+      replaced: boolean;
+    }
+  | { kind: "extension_removed"; extension: string; toolsDropped: number }
+  | { kind: "version"; from: number; to: number }
+  | { kind: "tools_added"; extension: string; names: string[] }
+  | { kind: "tools_removed"; extension: string; names: string[] }
+  | { kind: "tool_renamed"; extension: string; rawName: string; from: string; to: string }
+  | { kind: "tools_rejected"; extension: string; tools: { rawName: string; reason: string }[] }
+  | { kind: "collision"; publicName: string; winner: string; losers: string[] }
+  | { kind: "collision_resolved"; publicName: string }
+  | { kind: "stale_fetch_ignored"; extension: string; startedAtVersion: number; version: number }
+  | { kind: "fetch_failed"; extension: string; error: string }
+  | { kind: "deferral"; mode: string; alwaysLoad: string[] }
+  | { kind: "enable_requested"; callId: string; names: string[] }
+  | { kind: "enabled"; names: string[] }
+  | { kind: "disabled"; names: string[] }
+  | { kind: "pending_dropped"; callIds: string[] }
+  | { kind: "enable_failed"; callId: string; code: string; message: string }
+  | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string }
+  | { kind: "ignored"; reason: string }
+  | { kind: "no_change" };
+
+export interface ReplayStep {
+  position: number;
+  type: ToolledgerEvent["type"];
+  recordedAt?: string;
+  /** The cache version after the event (R11). */
+  version: number;
+  changes: Change[];
+}
+
+/** Folds `entries` one by one, yielding each step with the diff it made and the state after it. */
+export function* replaySteps(
+  entries: Iterable<LogEntry>,
+  from: State = initialState(),
+): Generator<{ step: ReplayStep; state: State }> {
+  let state = from;
+  // Public names each extension's raw tools had when last fetched, so a refetch under a new
+  // prefix (an extension re-added with `exposeUnprefixed` toggled) reads as a rename.
+  const known = new Map<string, Map<string, string>>();
+  for (const entry of entries) {
+    const next = evolve(state, entry.event);
+    const changes = withRenames(diffStates(state, next, entry.event), next, known);
+    const step: ReplayStep = {
+      position: entry.position,
+      type: entry.event.type,
+      ...(entry.recordedAt === undefined ? {} : { recordedAt: entry.recordedAt }),
+      version: next.version,
+      changes,
+    };
+    yield { step, state: next };
+    state = next;
+  }
+}
+
+/** The changes between two consecutive states, `event` being what led from one to the other. */
+export function diffStates(before: State, after: State, event: ToolledgerEvent): Change[] {
+  if (before === after) return [{ kind: "no_change" }];
+  const changes: Change[] = [];
+  const keys = new Set([...extensionKeys(before), ...extensionKeys(after)]);
+  for (const key of [...keys].sort()) {
+    const a = getExtension(before, key);
+    const b = getExtension(after, key);
+    if (a === b) continue;
+    if (!a && b) {
+      changes.push({
+        kind: "extension_added",
+        extension: key,
+        name: b.name,
+        extensionKind: b.kind,
+        hidden: b.hidden,
+        replaced: false,
+      });
+    } else if (a && !b) {
+      changes.push({ kind: "extension_removed", extension: key, toolsDropped: a.toolNames.length });
+    } else if (a && b && event.type === "ExtensionAdded") {
+      changes.push({
+        kind: "extension_added",
+        extension: key,
+        name: b.name,
+        extensionKind: b.kind,
+        hidden: b.hidden,
+        replaced: true,
+      });
+    }
+    if (a && b && b.staleFetches > a.staleFetches && b.lastStaleFetch) {
+      changes.push({ kind: "stale_fetch_ignored", extension: key, ...b.lastStaleFetch });
+    }
+    if (b && b.fetch.status === "failed" && a?.fetch !== b.fetch) {
+      changes.push({ kind: "fetch_failed", extension: key, error: b.fetch.error ?? "" });
+    }
+    if (a && b) toolChanges(key, a, b, changes);
+    else if (b && b.toolNames.length > 0)
+      changes.push({ kind: "tools_added", extension: key, names: [...b.toolNames] });
+    if (b && b.rejected !== a?.rejected && b.rejected.length > 0) {
+      changes.push({
+        kind: "tools_rejected",
+        extension: key,
+        tools: b.rejected.map((r) => ({ rawName: r.rawName, reason: r.reason })),
+      });
+    }
+  }
+  if (before.collisions !== after.collisions) {
+    const names = new Set([...Object.keys(before.collisions), ...Object.keys(after.collisions)]);
+    for (const name of [...names].sort()) {
+      const was = own(before.collisions, name);
+      const now = own(after.collisions, name);
+      if (now && (!was || was.join("\u0000") !== now.join("\u0000"))) {
+        const [winner, ...losers] = now;
+        changes.push({ kind: "collision", publicName: name, winner: winner!, losers });
+      } else if (was && !now) {
+        changes.push({ kind: "collision_resolved", publicName: name });
+      }
+    }
+  }
+  if (before.version !== after.version)
+    changes.push({ kind: "version", from: before.version, to: after.version });
+  if (before.deferral !== after.deferral) {
+    changes.push({
+      kind: "deferral",
+      mode: after.deferral.mode,
+      alwaysLoad: [...after.deferral.alwaysLoad],
+    });
+  }
+  if (event.type === "EnableToolsRequested") {
+    changes.push({ kind: "enable_requested", callId: event.callId, names: [...event.names] });
+  }
+  if (before.enabled !== after.enabled) {
+    const was = new Set(before.enabled);
+    const now = new Set(after.enabled);
+    const added = after.enabled.filter((n) => !was.has(n));
+    const removed = before.enabled.filter((n) => !now.has(n));
+    if (added.length > 0) changes.push({ kind: "enabled", names: added });
+    if (removed.length > 0) changes.push({ kind: "disabled", names: removed });
+  }
+  if (event.type === "Cleared" || event.type === "Compacted") {
+    const now = new Set(after.pending.map((p) => p.callId));
+    const dropped = before.pending.filter((p) => !now.has(p.callId)).map((p) => p.callId);
+    if (dropped.length > 0) changes.push({ kind: "pending_dropped", callIds: dropped });
+  }
+  if (after.anomalyCount > before.anomalyCount) {
+    const fresh = after.anomalies.slice(-(after.anomalyCount - before.anomalyCount));
+    for (const a of fresh) {
+      if (
+        a.kind === "failed_response" &&
+        event.type === "EnableToolsResponded" &&
+        event.callId === a.callId
+      ) {
+        changes.push({
+          kind: "enable_failed",
+          callId: a.callId,
+          code: event.error?.code ?? "FAILED",
+          message: event.error?.message ?? "the request failed",
+        });
+      } else {
+        changes.push({ kind: "anomaly", anomaly: a.kind, callId: a.callId });
+      }
+    }
+  }
+  if (after.ignoredCount > before.ignoredCount) {
+    for (const i of after.ignored.slice(-(after.ignoredCount - before.ignoredCount))) {
+      changes.push({ kind: "ignored", reason: i.reason });
+    }
+  }
+  return changes.length > 0 ? changes : [{ kind: "no_change" }];
+}
+
+function withRenames(
+  changes: Change[],
+  after: State,
+  known: Map<string, Map<string, string>>,
+): Change[] {
+  const out: Change[] = [];
+  for (const c of changes) {
+    if (c.kind !== "tools_added") {
+      out.push(c);
+      continue;
+    }
+    const ext = getExtension(after, c.extension);
+    const names = known.get(c.extension) ?? new Map<string, string>();
+    const added: string[] = [];
+    for (const name of c.names) {
+      const raw = ext ? own(ext.tools, name)?.rawName : undefined;
+      const old = raw === undefined ? undefined : names.get(raw);
+      if (raw !== undefined && old !== undefined && old !== name) {
+        out.push({
+          kind: "tool_renamed",
+          extension: c.extension,
+          rawName: raw,
+          from: old,
+          to: name,
+        });
+      } else {
+        added.push(name);
+      }
+    }
+    if (added.length > 0) out.push({ ...c, names: added });
+  }
+  for (const c of out) {
+    if (c.kind !== "tools_added" && c.kind !== "tool_renamed") continue;
+    const ext = getExtension(after, c.extension);
+    if (!ext) continue;
+    const names = new Map<string, string>();
+    for (const name of ext.toolNames) {
+      const t = own(ext.tools, name);
+      if (t) names.set(t.rawName, name);
+    }
+    known.set(c.extension, names);
+  }
+  return out;
+}
+
+function toolChanges(key: string, a: ExtensionState, b: ExtensionState, out: Change[]): void {
+  if (a.tools === b.tools) return;
+  const rawOf = (ext: ExtensionState) => {
+    const m = new Map<string, string>();
+    for (const name of ext.toolNames) {
+      const t = own(ext.tools, name);
+      if (t) m.set(t.rawName, name);
+    }
+    return m;
+  };
+  const beforeRaw = rawOf(a);
+  const afterRaw = rawOf(b);
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const [raw, name] of afterRaw) {
+    const old = beforeRaw.get(raw);
+    if (old === undefined) added.push(name);
+    else if (old !== name)
+      out.push({ kind: "tool_renamed", extension: key, rawName: raw, from: old, to: name });
+  }
+  for (const [raw, name] of beforeRaw) if (!afterRaw.has(raw)) removed.push(name);
+  if (added.length > 0) out.push({ kind: "tools_added", extension: key, names: added.sort() });
+  if (removed.length > 0)
+    out.push({ kind: "tools_removed", extension: key, names: removed.sort() });
+}
+
+function own<T>(rec: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(rec, key) ? rec[key] : undefined;
+}

@@ -1,0 +1,108 @@
+import { usageError } from "./cliError.js";
+import type { CommandSpec } from "./commandSpec.js";
+import { auditCommand, auditSpec } from "./commands/audit.js";
+import { demoCommand, demoSpec } from "./commands/demo.js";
+import { explainCommand, explainSpec } from "./commands/explain.js";
+import { exportCommand, exportSpec } from "./commands/export.js";
+import { importCommand, importSpec } from "./commands/import.js";
+import { replayCommand, replaySpec } from "./commands/replay.js";
+import { serveCommand, serveSpec } from "./commands/serve.js";
+import { sessionsCommand, sessionsSpec } from "./commands/sessions.js";
+import { toolsCommand, toolsSpec } from "./commands/tools.js";
+import type { Deps } from "./deps.js";
+import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
+import { formatTable } from "./formatTable.js";
+import { createOutput } from "./output.js";
+import { toCliError } from "./toCliError.js";
+
+export type CommandFunction = (args: readonly string[], deps: Deps) => Promise<number>;
+
+/** Every command, in the order `--help` lists them. */
+export const COMMANDS: readonly { spec: CommandSpec; run: CommandFunction }[] = [
+  { spec: demoSpec, run: demoCommand },
+  { spec: serveSpec, run: serveCommand },
+  { spec: toolsSpec, run: toolsCommand },
+  { spec: sessionsSpec, run: sessionsCommand },
+  { spec: replaySpec, run: replayCommand },
+  { spec: auditSpec, run: auditCommand },
+  { spec: explainSpec, run: explainCommand },
+  { spec: exportSpec, run: exportCommand },
+  { spec: importSpec, run: importCommand },
+];
+
+/**
+ * The whole CLI as a function: argv (without `node` and the script) in, exit code out.
+ * Errors are printed to stderr as `toolledger: <what and where>` plus a hint line.
+ */
+export async function run(argv: readonly string[], deps: Deps): Promise<number> {
+  const o = createOutput(deps);
+  try {
+    const [first, ...rest] = argv;
+    if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+      const topic = first === "help" ? rest[0] : undefined;
+      if (topic !== undefined) return await dispatch(topic, ["--help"], deps);
+      o.data(topLevelHelp(o.out.bold));
+      return first === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (first === "--version" || first === "-V") {
+      o.data(deps.version);
+      return EXIT.ok;
+    }
+    return await dispatch(first, rest, deps);
+  } catch (error) {
+    const e = toCliError(error);
+    o.note(`${o.err.red("toolledger:")} ${e.message}`);
+    if (e.hint) o.note(`${o.err.dim("hint:")} ${e.hint}`);
+    if ((deps.env.TOOLLEDGER_DEBUG ?? "") !== "" && e.cause instanceof Error && e.cause.stack)
+      o.note(e.cause.stack);
+    return e.exitCode;
+  }
+}
+
+async function dispatch(name: string, args: readonly string[], deps: Deps): Promise<number> {
+  const command = COMMANDS.find((c) => c.spec.name === name);
+  if (!command) {
+    if (name.startsWith("-"))
+      throw usageError(`unknown option ${name} (options go after the command)`);
+    const close = COMMANDS.map((c) => c.spec.name).filter((n) => n.startsWith(name.slice(0, 2)));
+    throw usageError(
+      `unknown command ${JSON.stringify(name)}${close.length > 0 ? `; did you mean ${close.join(" or ")}?` : ""}`,
+    );
+  }
+  return command.run(args, deps);
+}
+
+export function topLevelHelp(bold: (s: string) => string = (s) => s): string {
+  const lines = [
+    `${bold("toolledger")} — an event-sourced tool registry and MCP gateway with deferred tool loading`,
+    "",
+    `${bold("Usage:")} toolledger <command> [options]`,
+    "",
+    bold("Commands:"),
+    formatTable(COMMANDS.map((c) => [`  ${c.spec.name}`, c.spec.summary])).trimEnd(),
+    "",
+    bold("Options:"),
+    "  -h, --help     help for toolledger or a command (toolledger <command> --help)",
+    "  -V, --version  print the version",
+    "",
+    bold("Environment:"),
+    "  TOOLLEDGER_DB                      session database (see --db)",
+    "  TOOLLEDGER_CONFIG                  MCP server config for serve, tools, explain --config",
+    "  GOOSE_TOOL_DEFERRAL                off (default) or lookup",
+    "  GOOSE_TOOL_DEFERRAL_ALWAYS_LOAD    comma-separated public names that stay eager",
+    "  NO_COLOR                           no colours even on a terminal",
+    "",
+    bold("Exit codes:"),
+    formatTable(
+      EXIT_CODE_TABLE.map((r) => [`  ${r.code}`, r.meaning]),
+      { right: [0] },
+    ).trimEnd(),
+    "",
+    bold("Examples:"),
+    "  $ toolledger demo",
+    "  $ toolledger serve --config claude_desktop_config.json --deferral lookup",
+    "  $ toolledger replay <session> --to 10",
+    "",
+  ];
+  return lines.join("\n");
+}

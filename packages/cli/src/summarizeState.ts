@@ -1,0 +1,130 @@
+import {
+  classifyTool,
+  type Diagnostic,
+  diagnostics,
+  listTools,
+  type State,
+  staleExtensions,
+} from "@toolledger/core";
+import { formatTable } from "./formatTable.js";
+import { extensionKeys, getExtension } from "./stateExtensions.js";
+import type { Style } from "./style.js";
+
+export interface StateSummary {
+  version: number;
+  deferral: { mode: string; alwaysLoad: string[] };
+  extensions: {
+    key: string;
+    name: string;
+    kind: string;
+    hidden: boolean;
+    fetch: string;
+    tools: number;
+    stale: boolean;
+  }[];
+  tools: { name: string; extension: string; rawName: string; class: string; reason?: string }[];
+  enabled: string[];
+  pending: { callId: string; names: string[] }[];
+  staleExtensions: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** E3, in a form for people and for `--json`: extensions, tools with their class, enabled set, diagnostics. */
+export function summarizeState(state: State): StateSummary {
+  const stale = new Set(staleExtensions(state));
+  return {
+    version: state.version,
+    deferral: { mode: state.deferral.mode, alwaysLoad: [...state.deferral.alwaysLoad] },
+    extensions: extensionKeys(state).map((key) => {
+      const e = getExtension(state, key)!;
+      return {
+        key,
+        name: e.name,
+        kind: e.kind,
+        hidden: e.hidden,
+        fetch: e.fetch.status,
+        tools: e.toolNames.length,
+        stale: stale.has(key),
+      };
+    }),
+    tools: listTools(state, { includeHidden: true }).map((t) => {
+      const c = classifyTool(state, t);
+      return {
+        name: t.publicName,
+        extension: t.owner,
+        rawName: t.rawName,
+        class: c.class,
+        ...(c.reason === undefined ? {} : { reason: c.reason }),
+      };
+    }),
+    enabled: [...state.enabled],
+    pending: state.pending.map((p) => ({ callId: p.callId, names: [...p.names] })),
+    staleExtensions: [...stale],
+    diagnostics: diagnostics(state),
+  };
+}
+
+export function formatStateSummary(s: StateSummary, style: Style): string {
+  const out: string[] = [];
+  out.push(
+    `${style.bold("version")} ${s.version}   ${style.bold("deferral")} ${s.deferral.mode}${s.deferral.alwaysLoad.length > 0 ? ` (always load: ${s.deferral.alwaysLoad.join(", ")})` : ""}`,
+  );
+  out.push("");
+  if (s.extensions.length === 0) out.push("no extensions");
+  else {
+    out.push(
+      formatTable(
+        s.extensions.map((e) => [
+          e.key,
+          e.kind,
+          e.fetch + (e.stale ? " (stale)" : ""),
+          String(e.tools),
+          e.hidden ? "hidden" : "",
+        ]),
+        {
+          header: ["EXTENSION", "KIND", "FETCH", "TOOLS", ""],
+          right: [3],
+          styleHeader: style.bold,
+        },
+      ).trimEnd(),
+    );
+  }
+  if (s.tools.length > 0) {
+    out.push("");
+    out.push(
+      formatTable(
+        s.tools.map((t) => [t.name, t.extension, classLabel(t.class, t.reason, style)]),
+        { header: ["TOOL", "EXTENSION", "CLASS"], styleHeader: style.bold },
+      ).trimEnd(),
+    );
+  }
+  out.push("");
+  out.push(`${style.bold("enabled")} ${s.enabled.length > 0 ? s.enabled.join(", ") : "none"}`);
+  if (s.pending.length > 0) {
+    out.push(
+      `${style.bold("pending")} ${s.pending.map((p) => `${p.callId} (${p.names.join(", ")})`).join("; ")}`,
+    );
+  }
+  if (s.staleExtensions.length > 0)
+    out.push(`${style.bold("stale")} ${s.staleExtensions.join(", ")} (need fetching, R11)`);
+  if (s.diagnostics.length > 0) {
+    out.push("", style.bold("diagnostics"));
+    for (const d of s.diagnostics) out.push(`  ${style.yellow("!")} ${d.message}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export function classLabel(cls: string, reason: string | undefined, style: Style): string {
+  switch (cls) {
+    case "eager":
+      return style.green(reason && reason !== "deferral-off" ? `eager (${reason})` : "eager");
+    case "deferred":
+      return style.yellow("deferred");
+    case "app-only":
+      return style.dim("app-only");
+    case "hidden":
+      return style.dim("hidden");
+    default:
+      return cls;
+  }
+}

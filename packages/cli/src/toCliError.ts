@@ -1,0 +1,60 @@
+import { CliError } from "./cliError.js";
+import type { ExitCodeName } from "./exitCodes.js";
+
+const STORE_CODES: Record<string, ExitCodeName> = {
+  STORE_BUSY: "conflict",
+  NOT_A_DATABASE: "badInput",
+  STORE_CORRUPT: "badInput",
+  SCHEMA_TOO_NEW: "badInput",
+  IO_ERROR: "badInput",
+  STORE_CLOSED: "internal",
+};
+
+const ADAPTER_CODES: Record<string, ExitCodeName> = {
+  START_FAILED: "serverFailure",
+  REQUEST_TIMEOUT: "serverFailure",
+  CONNECTION_CLOSED: "serverFailure",
+  EXTENSION_UNAVAILABLE: "serverFailure",
+  FETCH_GUARD: "serverFailure",
+  PROTOCOL_ERROR: "serverFailure",
+  COMMAND_REJECTED: "badInput",
+  APPEND_REJECTED: "conflict",
+  SESSION_CLOSED: "internal",
+  CANCELLED: "interrupted",
+};
+
+/**
+ * The one place where errors of the other packages meet the exit-code table: infrastructure
+ * errors are classes with string codes (STYLE.md), so they are matched by name and code.
+ */
+export function toCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string") {
+      if (error.name === "EventStoreError" && STORE_CODES[code])
+        return new CliError(STORE_CODES[code], error.message, { cause: error });
+      if (error.name === "AdapterError" && ADAPTER_CODES[code])
+        return new CliError(ADAPTER_CODES[code], error.message, { cause: error });
+      if (error.name === "EventDecodeError")
+        return new CliError("badInput", error.message, { cause: error });
+      if (code === "EACCES" || code === "EPERM" || code === "ENOTDIR" || code === "EISDIR") {
+        return new CliError("badInput", error.message, {
+          cause: error,
+          hint: "check the path and its permissions",
+        });
+      }
+      if (code === "EADDRINUSE") {
+        return new CliError("serverFailure", error.message, {
+          cause: error,
+          hint: "pick another port with --http <port>",
+        });
+      }
+    }
+    return new CliError("internal", `unexpected error: ${error.message}`, {
+      cause: error,
+      hint: "this is a bug in toolledger; rerun with TOOLLEDGER_DEBUG=1 for the stack and report it",
+    });
+  }
+  return new CliError("internal", `unexpected error: ${String(error)}`);
+}
