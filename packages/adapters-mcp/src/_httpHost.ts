@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+
+export interface HttpHostOptions {
+  /** Loopback by default: the gateway is a local tool, not a public service. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The MCP endpoint path. Default `/mcp`. */
+  path?: string;
+  /** Called with every error the host cannot answer to a client (never swallowed). */
+  onError?: (error: Error) => void;
+}
+
+export interface HttpHost {
+  /** The endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
+  url: URL;
+  /** Open downstream MCP sessions. */
+  readonly sessionCount: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Serves MCP over streamable HTTP, one SDK server per downstream session (stateful mode,
+ * so server-initiated notifications such as list_changed reach the client over SSE).
+ */
+export async function hostMcpOverHttp(
+  makeServer: () => Server,
+  options: HttpHostOptions = {},
+): Promise<HttpHost> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const report =
+    options.onError ??
+    ((error: Error) => process.stderr.write(`mcp http host: ${error.message}\n`));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== path)
+      return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    const existing = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (sessionId !== undefined)
+      return replyRpc(res, 404, -32001, `MCP session ${sessionId} not found; start a new session`);
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      return replyRpc(res, 400, -32000, "no mcp-session-id header and not an initialize request");
+    }
+    const server = makeServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const err = error instanceof Error ? error : new Error(String(error));
+      report(err);
+      if (!res.headersSent)
+        replyRpc(res, err instanceof BodyError ? 400 : 500, -32603, err.message);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`),
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(open.map(async (s) => s.server.close()));
+      http.closeAllConnections();
+      await new Promise<void>((resolve, reject) => http.close((e) => (e ? reject(e) : resolve())));
+    },
+  };
+}
+
+class BodyError extends Error {}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) throw new BodyError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+    chunks.push(buf);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BodyError(`request body is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function reply(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "text/plain" }).end(text);
+}
+
+function replyRpc(res: ServerResponse, status: number, code: number, message: string): void {
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}

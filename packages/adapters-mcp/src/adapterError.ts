@@ -1,0 +1,31 @@
+export type AdapterErrorCode =
+  /** A server could not be started or did not complete the MCP handshake. */
+  | "START_FAILED"
+  /** A request got no answer within its timeout. */
+  | "REQUEST_TIMEOUT"
+  /** The caller cancelled the request. */
+  | "CANCELLED"
+  /** The connection closed (the server exited) before the answer arrived. */
+  | "CONNECTION_CLOSED"
+  /** The extension has no live connection (it crashed or hung); reconnect it. */
+  | "EXTENSION_UNAVAILABLE"
+  /** tools/list repeated a cursor or exceeded the page limit. */
+  | "FETCH_GUARD"
+  /** The server answered with a JSON-RPC error or a reply that is not MCP. */
+  | "PROTOCOL_ERROR"
+  /** The core refused a registry command (unknown extension, empty key, …). */
+  | "COMMAND_REJECTED"
+  /** The event store refused an append (another writer, invalid event). */
+  | "APPEND_REJECTED"
+  /** The session was closed. */
+  | "SESSION_CLOSED";
+
+/** Infrastructure failure of the adapters, checked by `code` (domain refusals are values). */
+export class AdapterError extends Error {
+  readonly code: AdapterErrorCode;
+  constructor(code: AdapterErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AdapterError";
+    this.code = code;
+  }
+}

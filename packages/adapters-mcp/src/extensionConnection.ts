@@ -1,0 +1,277 @@
+import type { ChildProcess } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { AdapterError } from "./adapterError.js";
+import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
+
+export interface ConnectOptions {
+  /** How long starting the server and the MCP handshake may take. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Called for every `notifications/tools/list_changed` the server sends. */
+  onListChanged?: () => void;
+  /** Called once when the connection closes without `close()` being called (a crash or a kill). */
+  onLost?: (reason: string) => void;
+  clientInfo?: { name: string; version: string };
+}
+
+export interface RequestLimits {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** A tool call result as the server sent it (checked loosely; the host passes it on). */
+export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: string]: unknown };
+
+const STDERR_TAIL_BYTES = 4096;
+const LooseResult = z.looseObject({});
+const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+export type ToolsPage = z.infer<typeof ToolsPage>;
+
+/**
+ * One live MCP client connection to an extension's server. Every SDK client call of the
+ * adapters goes through here, so the SDK's next major changes one file.
+ */
+export class ExtensionConnection {
+  readonly config: ExtensionConfig;
+  readonly #client: Client;
+  readonly #transport: Transport;
+  readonly #onLost: ((reason: string) => void) | undefined;
+  #stderr = "";
+  #exit: string | null = null;
+  #closing = false;
+  #closed = false;
+  #ready = false;
+  #lostReason: string | null = null;
+
+  private constructor(
+    config: ExtensionConfig,
+    client: Client,
+    transport: Transport,
+    options: ConnectOptions,
+  ) {
+    this.config = config;
+    this.#client = client;
+    this.#transport = transport;
+    this.#onLost = options.onLost;
+  }
+
+  /** Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. */
+  static async connect(
+    config: ExtensionConfig,
+    options: ConnectOptions = {},
+  ): Promise<ExtensionConnection> {
+    const transport =
+      config.type === "stdio"
+        ? new StdioClientTransport({
+            command: config.command,
+            ...(config.args ? { args: config.args } : {}),
+            ...(config.env ? { env: config.env } : {}),
+            ...(config.cwd ? { cwd: config.cwd } : {}),
+            stderr: "pipe",
+          })
+        : new StreamableHTTPClientTransport(
+            new URL(config.url),
+            config.headers ? { requestInit: { headers: config.headers } } : {},
+          );
+    const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
+      capabilities: {},
+    });
+    const connection = new ExtensionConnection(config, client, transport, options);
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on("data", (chunk: Buffer) =>
+        connection.#appendStderr(chunk.toString("utf8")),
+      );
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        await start();
+        connection.#watchExit(transport);
+      };
+    }
+    if (options.onListChanged) {
+      const onListChanged = options.onListChanged;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
+    }
+    client.onclose = () => connection.#handleClose();
+    try {
+      await client.connect(transport, { timeout: options.connectTimeoutMs ?? 30_000 });
+    } catch (error) {
+      connection.#closing = true;
+      await transport.close().catch(() => undefined);
+      throw new AdapterError(
+        "START_FAILED",
+        `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${messageOf(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+        { cause: error },
+      );
+    }
+    connection.#ready = true;
+    return connection;
+  }
+
+  /** Whether the connection is gone (closed by us, or lost). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Why the connection was lost, or null while it lives or when we closed it. */
+  get lostReason(): string | null {
+    return this.#lostReason;
+  }
+
+  /** The last few KB the server wrote to stderr (stdio only). */
+  get stderrTail(): string {
+    return this.#stderr;
+  }
+
+  /** Server instructions from the handshake, if any. */
+  get instructions(): string | undefined {
+    return this.#client.getInstructions();
+  }
+
+  /** One `tools/list` page, checked loosely so one bad tool cannot reject the page. */
+  async listToolsPage(cursor: string | undefined, limits: RequestLimits): Promise<ToolsPage> {
+    return this.#request("tools/list", cursor === undefined ? {} : { cursor }, ToolsPage, limits);
+  }
+
+  /** `tools/call` with the server's raw tool name; the result is passed on as sent. */
+  async callTool(
+    rawName: string,
+    args: Record<string, unknown>,
+    limits: RequestLimits,
+  ): Promise<ToolCallResult> {
+    return this.#request(
+      "tools/call",
+      { name: rawName, arguments: args },
+      LooseResult,
+      limits,
+    ) as Promise<ToolCallResult>;
+  }
+
+  async ping(timeoutMs: number): Promise<void> {
+    await this.#request("ping", undefined, LooseResult, { timeoutMs });
+  }
+
+  /** Closes the connection (and stops a stdio server). Not reported as lost. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closing = true;
+    await this.#client.close();
+  }
+
+  /**
+   * Ends a server that stopped answering: records `reason` as the loss, kills a stdio
+   * server at once (a frozen process ignores a closed stdin) and closes the client.
+   */
+  async abandon(reason: string): Promise<void> {
+    if (this.#closed) return;
+    this.#lostReason = reason;
+    const pid = this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+    if (pid !== null) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch (error) {
+        // ESRCH: it exited on its own meanwhile, which is what we wanted.
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
+    }
+    await this.#client.close();
+  }
+
+  async #request<S extends z.ZodType>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: S,
+    limits: RequestLimits,
+  ): Promise<z.infer<S>> {
+    if (this.#closed) {
+      throw new AdapterError(
+        "CONNECTION_CLOSED",
+        `${this.#who()} is not connected${this.#lostReason ? `: ${this.#lostReason}` : ""}; reconnect it`,
+      );
+    }
+    try {
+      const request = params === undefined ? { method } : { method, params };
+      return (await this.#client.request(request, schema, {
+        timeout: limits.timeoutMs,
+        ...(limits.signal ? { signal: limits.signal } : {}),
+      })) as z.infer<S>;
+    } catch (error) {
+      throw this.#translate(error, method, limits);
+    }
+  }
+
+  #translate(error: unknown, method: string, limits: RequestLimits): AdapterError {
+    if (error instanceof AdapterError) return error;
+    if (limits.signal?.aborted)
+      return new AdapterError("CANCELLED", `${method} to ${this.#who()} was cancelled`, {
+        cause: error,
+      });
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new AdapterError(
+        "REQUEST_TIMEOUT",
+        `${method} to ${this.#who()} got no answer within ${limits.timeoutMs} ms`,
+        { cause: error },
+      );
+    }
+    if ((error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || this.#closed) {
+      return new AdapterError(
+        "CONNECTION_CLOSED",
+        `${this.#who()} closed the connection during ${method}${this.#lostReason ? `: ${this.#lostReason}` : ""}`,
+        { cause: error },
+      );
+    }
+    return new AdapterError(
+      "PROTOCOL_ERROR",
+      `${method} to ${this.#who()} failed: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+
+  #handleClose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (!this.#ready || (this.#closing && this.#lostReason === null)) return;
+    // Let the child's exit event land first so the reason carries the exit code.
+    setImmediate(() => {
+      this.#lostReason ??= `the server closed the connection${this.#exitText()}${this.#stderrText()}`;
+      this.#onLost?.(this.#lostReason);
+    });
+  }
+
+  #watchExit(transport: Transport): void {
+    // The SDK keeps the child private; its exit code makes crash reports useful. Without it
+    // (a future SDK), reports just lack the code.
+    const child = (transport as unknown as { _process?: ChildProcess })._process;
+    child?.once("exit", (code, signal) => {
+      this.#exit = signal ? `signal ${signal}` : `code ${code}`;
+    });
+  }
+
+  #appendStderr(text: string): void {
+    this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL_BYTES);
+  }
+
+  #exitText(): string {
+    return this.#exit ? ` (exited with ${this.#exit})` : "";
+  }
+
+  #stderrText(): string {
+    const tail = this.#stderr.trim();
+    return tail === "" ? "" : `; stderr tail: ${tail.slice(-800)}`;
+  }
+
+  #who(): string {
+    return `extension ${JSON.stringify(this.config.name)}`;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,94 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type RawTool = { name: string; [key: string]: unknown };
+
+export interface ToolServerSpec {
+  name: string;
+  /** One page of tools for `cursor` (undefined: the first page). */
+  list: (
+    cursor: string | undefined,
+  ) =>
+    | Promise<{ tools: RawTool[]; nextCursor?: string }>
+    | { tools: RawTool[]; nextCursor?: string };
+  call: (
+    name: string,
+    args: Record<string, unknown>,
+    extra: Extra,
+  ) => Promise<CallToolResult> | CallToolResult;
+  instructions?: string;
+}
+
+/** A low-level SDK server: test servers need raw control over pages and malformed tools. */
+export function toolServer(spec: ToolServerSpec): Server {
+  const server = new Server(
+    { name: spec.name, version: "0.1.0" },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(spec.instructions ? { instructions: spec.instructions } : {}),
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    const page = await spec.list(req.params?.cursor);
+    // Raw tools on purpose: a test server may send tools the protocol schema would reject.
+    return page as unknown as { tools: [] };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+    spec.call(req.params.name, req.params.arguments ?? {}, extra),
+  );
+  return server;
+}
+
+/** Serves over stdio and exits when the client closes stdin. */
+export async function serveStdio(server: Server): Promise<void> {
+  await server.connect(new StdioServerTransport());
+  process.stdin.on("end", () => process.exit(0));
+}
+
+export function text(value: string, isError = false): CallToolResult {
+  return isError
+    ? { content: [{ type: "text", text: value }], isError: true }
+    : { content: [{ type: "text", text: value }] };
+}
+
+export function unknownTool(name: string): CallToolResult {
+  return text(`unknown tool ${name}`, true);
+}
+
+/** `--name value` from argv, or the fallback. */
+export function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i === -1 ? undefined : process.argv[i + 1];
+  return value ?? fallback;
+}
+
+export function hasFlag(name: string): boolean {
+  return process.argv.includes(`--${name}`);
+}
+
+export const objectSchema = (
+  properties: Record<string, unknown> = {},
+  required: string[] = [],
+) => ({
+  type: "object",
+  properties,
+  ...(required.length > 0 ? { required } : {}),
+});
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new Error("cancelled"));
+    });
+  });

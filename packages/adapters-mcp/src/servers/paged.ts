@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Test server: `--tools N` tools served `--page-size M` per tools/list page.
+import { flag, objectSchema, serveStdio, text, toolServer, unknownTool } from "./_serve.js";
+
+const count = Number(flag("tools", "25"));
+const pageSize = Number(flag("page-size", "10"));
+const names = Array.from({ length: count }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+
+await serveStdio(
+  toolServer({
+    name: "paged",
+    list: (cursor) => {
+      const start = cursor === undefined ? 0 : Number(cursor.replace("page-", ""));
+      const tools = names.slice(start, start + pageSize).map((name) => ({
+        name,
+        description: `Echoes its input (${name})`,
+        inputSchema: objectSchema({ value: { type: "string" } }),
+      }));
+      const next = start + pageSize;
+      return next < names.length ? { tools, nextCursor: `page-${next}` } : { tools };
+    },
+    call: (name, args) =>
+      names.includes(name) ? text(`${name}:${String(args.value ?? "")}`) : unknownTool(name),
+  }),
+);
