@@ -1,0 +1,16 @@
+/** A small seeded PRNG (mulberry32): the same seed gives the same data on every machine. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** An integer in [0, n). */
+export function pick(random: () => number, n: number): number {
+  return Math.floor(random() * n);
+}
