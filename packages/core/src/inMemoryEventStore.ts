@@ -138,6 +138,13 @@ function checkIdempotent(
   if (found < batch.length) {
     return { ok: false, error: { code: "DUPLICATE_EVENT", eventId: batch.find((d) => byEventId.has(d.eventId))!.eventId, message: "the batch mixes stored and new event ids; retry the original batch exactly" } };
   }
+  for (let i = 1; i < batch.length; i++) {
+    const previous = byEventId.get(batch[i - 1]!.eventId)!.stored;
+    const current = byEventId.get(batch[i]!.eventId)!.stored;
+    if (current.streamPosition !== previous.streamPosition + 1) {
+      return { ok: false, error: { code: "DUPLICATE_EVENT", eventId: batch[i]!.eventId, message: "the batch's event ids are stored, but not as one batch in this order; retry the original batch exactly" } };
+    }
+  }
   const first = byEventId.get(batch[0]!.eventId)!.stored;
   const last = byEventId.get(batch[batch.length - 1]!.eventId)!.stored;
   return { ok: true, nextExpectedVersion: last.streamPosition, firstGlobalPosition: first.globalPosition, lastGlobalPosition: last.globalPosition };

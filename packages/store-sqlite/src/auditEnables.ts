@@ -1,4 +1,11 @@
-import type { EnableError, StoredEvent } from "@toolledger/core";
+import {
+  CONVERSATION_EVENT_TYPES,
+  type EnableError,
+  evolve,
+  initialState,
+  type State,
+  type StoredEvent,
+} from "@toolledger/core";
 
 /** Where and when something happened in a session's log. */
 export interface AuditPoint {
@@ -32,11 +39,15 @@ export interface EnableAuditRecord {
   error: EnableError | null;
   /** Names this request enabled that are still enabled, through it, at the end of the log. */
   stillEnabled: string[];
-  /** The `Cleared` event that ended its enabled names, or dropped it while it was pending. */
-  cleared: AuditPoint | null;
-  /** A `Compacted` event that dropped its enabled names or its pending request. */
-  compactedAway: AuditPoint | null;
+  /**
+   * The first event that took its enabled names away, or dropped it while it was pending:
+   * `Cleared` (D8), a `Compacted` event that did not carry them (D7), or a response to a call
+   * id already answered (D6, which ends a request that reused the id). Null when nothing did.
+   */
+  ended: (AuditPoint & { by: EndedBy }) | null;
 }
+
+export type EndedBy = "Cleared" | "Compacted" | "duplicate_response";
 
 /** A response that paired with no pending request: it enabled nothing (D6). */
 export interface OrphanResponse {
@@ -64,43 +75,40 @@ export interface EnableAuditFilter {
   to?: Date | string;
 }
 
-/** What the reducer (evolve) holds per session for pairing, plus the records behind it. */
+/** The reducer's conversation state of one session, and the records behind it. */
 interface SessionPairing {
-  /** Pending requests by call id: the names the reducer will enable, and the request records. */
-  pending: Map<string, { names: readonly string[]; records: EnableAuditRecord[] }>;
-  answered: Set<string>;
+  state: State;
+  /** Pending call id → the request records it stands for (merged requests share one). */
+  pending: Map<string, EnableAuditRecord[]>;
   /** Enabled name → the records whose successful response enabled it and still hold it. */
   holders: Map<string, Set<EnableAuditRecord>>;
 }
 
 /**
  * The audit of enable requests: pure over stored events (positions, `recordedAt`, the
- * events' `at`), pairing exactly as the reducer does (D6): a response pairs with the
- * pending request of the same call id; a repeated pending call id merges into it; `Cleared`
- * (D8) drops enabled names, pending requests and answered ids; `Compacted` (D7) replaces
- * them. Events of other types are ignored. Records are in request order.
+ * events' `at`). Pairing is the reducer's own (D6–D8): each conversation event is folded with
+ * `evolve` and the records follow what it did to the pending requests and the enabled set,
+ * so the audit cannot drift from replay. Events of other types are ignored. Records are in
+ * request order.
  */
 export function auditEnables(
   events: Iterable<StoredEvent>,
   filter: EnableAuditFilter = {},
 ): EnableAudit {
+  const range = {
+    from: filter.from === undefined ? null : toMillis(filter.from, "from"),
+    to: filter.to === undefined ? null : toMillis(filter.to, "to"),
+  };
   const sessions = new Map<string, SessionPairing>();
   const requests: EnableAuditRecord[] = [];
   const orphanResponses: OrphanResponse[] = [];
   for (const stored of events) {
     if (filter.sessionId !== undefined && stored.streamId !== filter.sessionId) continue;
     const e = stored.event;
-    if (
-      e.type !== "EnableToolsRequested" &&
-      e.type !== "EnableToolsResponded" &&
-      e.type !== "Compacted" &&
-      e.type !== "Cleared"
-    ) {
-      continue;
-    }
+    if (!CONVERSATION_EVENT_TYPES.has(e.type)) continue;
     let s = sessions.get(stored.streamId);
     if (!s) {
-      s = { pending: new Map(), answered: new Set(), holders: new Map() };
+      s = { state: initialState(), pending: new Map(), holders: new Map() };
       sessions.set(stored.streamId, s);
     }
     const point: AuditPoint = {
@@ -109,84 +117,59 @@ export function auditEnables(
       recordedAt: stored.recordedAt,
       at: e.at ?? null,
     };
-    switch (e.type) {
-      case "EnableToolsRequested": {
-        const record = newRecord(stored.streamId, e.callId, e.names, point, false);
-        requests.push(record);
-        const pending = s.pending.get(e.callId);
-        if (pending) {
-          pending.names = [...pending.names, ...e.names];
-          pending.records.push(record);
-        } else {
-          s.pending.set(e.callId, { names: e.names, records: [record] });
-        }
-        break;
-      }
-      case "EnableToolsResponded": {
-        const pending = s.pending.get(e.callId);
-        if (!pending) {
-          orphanResponses.push({
-            sessionId: stored.streamId,
-            callId: e.callId,
-            kind: s.answered.has(e.callId) ? "duplicate_response" : "response_without_request",
-            ok: e.ok,
-            responded: point,
-          });
-          break;
-        }
+    const before = s.state;
+    const after = evolve(before, e);
+    s.state = after;
+    const anomaly = after.anomalyCount > before.anomalyCount ? after.anomalies.at(-1) : undefined;
+    const ended: EndedBy =
+      e.type === "Compacted" || e.type === "Cleared" ? e.type : "duplicate_response";
+    if (e.type === "EnableToolsRequested") {
+      const record = newRecord(stored.streamId, e.callId, e.names, point, false);
+      requests.push(record);
+      const records = s.pending.get(e.callId);
+      if (records) records.push(record);
+      else s.pending.set(e.callId, [record]);
+    } else if (e.type === "EnableToolsResponded") {
+      const request = before.pending.find((p) => p.callId === e.callId);
+      const records = s.pending.get(e.callId) ?? [];
+      const answers = request !== undefined && !after.pending.some((p) => p.callId === e.callId);
+      if (anomaly?.kind === "response_without_request" || anomaly?.kind === "duplicate_response") {
+        orphanResponses.push({
+          sessionId: stored.streamId,
+          callId: e.callId,
+          kind: anomaly.kind,
+          ok: e.ok,
+          responded: point,
+        });
+      } else if (answers) {
         s.pending.delete(e.callId);
-        s.answered.add(e.callId);
-        for (const record of pending.records) {
+        for (const record of records) {
           record.responded = point;
           record.outcome = e.ok ? "enabled" : "failed";
           record.error = e.ok ? null : (e.error ?? null);
         }
-        if (!e.ok) break;
-        for (const name of pending.names) {
-          let holders = s.holders.get(name);
-          if (!holders) {
-            holders = new Set();
-            s.holders.set(name, holders);
-          }
-          for (const record of pending.records) holders.add(record);
-        }
-        break;
+        if (e.ok) for (const name of request.names) hold(s, name, records);
       }
-      case "Cleared": {
-        for (const holders of s.holders.values()) for (const r of holders) r.cleared ??= point;
-        for (const pending of s.pending.values())
-          for (const r of pending.records) r.cleared ??= point;
-        s.holders.clear();
-        s.pending.clear();
-        s.answered.clear();
-        break;
-      }
-      case "Compacted": {
-        const enabled = new Set(e.enabled);
-        for (const [name, holders] of s.holders) {
-          if (enabled.has(name)) continue;
-          for (const r of holders) r.compactedAway ??= point;
-          s.holders.delete(name);
-        }
-        const carried = new Map(e.pending.map((p) => [p.callId, p.names]));
-        for (const [callId, pending] of s.pending) {
-          const names = carried.get(callId);
-          if (names === undefined) {
-            for (const r of pending.records) r.compactedAway ??= point;
-            s.pending.delete(callId);
-          } else {
-            pending.names = names;
-          }
-        }
-        for (const [callId, names] of carried) {
-          if (s.pending.has(callId)) continue;
-          const record = newRecord(stored.streamId, callId, names, point, true);
-          requests.push(record);
-          s.pending.set(callId, { names, records: [record] });
-        }
-        s.answered = new Set(e.answered);
-        break;
-      }
+    }
+    // Whatever the reducer dropped from the pending requests or the enabled set ends here.
+    const enabled = new Set(after.enabled);
+    for (const [name, holders] of s.holders) {
+      if (enabled.has(name)) continue;
+      for (const r of holders) r.ended ??= { by: ended, ...point };
+      s.holders.delete(name);
+    }
+    const pendingIds = new Set(after.pending.map((p) => p.callId));
+    for (const [callId, records] of s.pending) {
+      if (pendingIds.has(callId)) continue;
+      for (const r of records) r.ended ??= { by: ended, ...point };
+      s.pending.delete(callId);
+    }
+    for (const p of after.pending) {
+      if (s.pending.has(p.callId)) continue;
+      // D7: a request carried as pending by a Compacted event whose own event is not in the log.
+      const record = newRecord(stored.streamId, p.callId, p.names, point, true);
+      requests.push(record);
+      s.pending.set(p.callId, [record]);
     }
   }
   for (const s of sessions.values()) {
@@ -199,12 +182,25 @@ export function auditEnables(
     }
   }
   return {
-    requests: requests.filter((r) => keepRecord(r, filter)),
+    requests: requests.filter(
+      (r) =>
+        (filter.toolName === undefined || r.names.includes(filter.toolName)) &&
+        inRange(r.requested, range),
+    ),
     orphanResponses:
       filter.toolName === undefined
-        ? orphanResponses.filter((o) => inRange(o.responded, filter))
+        ? orphanResponses.filter((o) => inRange(o.responded, range))
         : [],
   };
+}
+
+function hold(s: SessionPairing, name: string, records: readonly EnableAuditRecord[]): void {
+  let holders = s.holders.get(name);
+  if (!holders) {
+    holders = new Set();
+    s.holders.set(name, holders);
+  }
+  for (const record of records) holders.add(record);
 }
 
 function newRecord(
@@ -224,21 +220,15 @@ function newRecord(
     outcome: "never_answered",
     error: null,
     stillEnabled: [],
-    cleared: null,
-    compactedAway: null,
+    ended: null,
   };
 }
 
-function keepRecord(r: EnableAuditRecord, filter: EnableAuditFilter): boolean {
-  if (filter.toolName !== undefined && !r.names.includes(filter.toolName)) return false;
-  return inRange(r.requested, filter);
-}
-
-function inRange(point: AuditPoint, filter: EnableAuditFilter): boolean {
-  if (filter.from === undefined && filter.to === undefined) return true;
+function inRange(point: AuditPoint, range: { from: number | null; to: number | null }): boolean {
+  if (range.from === null && range.to === null) return true;
   const t = timeOf(point);
-  if (filter.from !== undefined && t < toMillis(filter.from, "from")) return false;
-  if (filter.to !== undefined && t >= toMillis(filter.to, "to")) return false;
+  if (range.from !== null && t < range.from) return false;
+  if (range.to !== null && t >= range.to) return false;
   return true;
 }
 

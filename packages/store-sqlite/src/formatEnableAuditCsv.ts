@@ -17,9 +17,9 @@ export const ENABLE_AUDIT_CSV_COLUMNS = [
   "responded_at",
   "responded_recorded_at",
   "still_enabled",
-  "cleared_position",
-  "cleared_at",
-  "compacted_away_position",
+  "ended_by",
+  "ended_position",
+  "ended_at",
 ] as const;
 
 /**
@@ -51,9 +51,9 @@ function row(r: EnableAuditRecord): (string | number | null)[] {
     r.responded ? timeOf(r.responded) : null,
     r.responded?.recordedAt ?? null,
     r.stillEnabled.join(" "),
-    r.cleared?.position ?? null,
-    r.cleared ? timeOf(r.cleared) : null,
-    r.compactedAway?.position ?? null,
+    r.ended?.by ?? null,
+    r.ended?.position ?? null,
+    r.ended ? timeOf(r.ended) : null,
   ];
 }
 

@@ -7,6 +7,7 @@ export {
   type EnableAuditFilter,
   type EnableAuditRecord,
   type EnableOutcome,
+  type EndedBy,
   type OrphanResponse,
 } from "./auditEnables.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";

@@ -1,0 +1,4 @@
+import { InMemoryEventStore } from "./inMemoryEventStore.js";
+import { describeEventStoreContract } from "./testing/index.js";
+
+describeEventStoreContract("InMemoryEventStore", () => new InMemoryEventStore());

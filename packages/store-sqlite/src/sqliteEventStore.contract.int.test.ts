@@ -1,0 +1,25 @@
+import { describeEventStoreContract } from "@toolledger/core/testing";
+import { tempDir } from "./_tempDir.test-helpers.js";
+import { SqliteEventStore } from "./sqliteEventStore.js";
+
+let dir: ReturnType<typeof tempDir> | null = null;
+let n = 0;
+
+describeEventStoreContract(
+  "SqliteEventStore",
+  () => {
+    dir ??= tempDir();
+    return SqliteEventStore.open(dir.file(`contract-${n++}.db`), { durability: "normal" });
+  },
+  {
+    reopen: async (store) => {
+      const file = (store as SqliteEventStore).file;
+      await store.close();
+      return SqliteEventStore.open(file, { durability: "normal" });
+    },
+    dispose: () => {
+      dir?.remove();
+      dir = null;
+    },
+  },
+);
