@@ -1,0 +1,111 @@
+// Test fixtures: configs for the shipped and third-party servers, and small waits.
+// Kept in src (not in a test file) so every test tier shares them; nothing here imports vitest.
+import { spawn } from "node:child_process";
+import { filter, firstValueFrom, type Observable, timeout } from "rxjs";
+import { thirdPartyServerPath } from "./_thirdPartyServer.js";
+import type { HttpExtensionConfig, StdioExtensionConfig } from "./extensionConfig.js";
+import { type ServerName, serverScriptPath } from "./serverScriptPath.js";
+
+export function shipped(
+  name: string,
+  server: ServerName,
+  args: string[] = [],
+  extra: Partial<StdioExtensionConfig> = {},
+): StdioExtensionConfig {
+  return {
+    type: "stdio",
+    name,
+    command: process.execPath,
+    args: [serverScriptPath(server), ...args],
+    ...extra,
+  };
+}
+
+/** `@modelcontextprotocol/server-everything` over stdio (hyphenated tool names). */
+export function everything(name = "everything"): StdioExtensionConfig {
+  return {
+    type: "stdio",
+    name,
+    command: process.execPath,
+    args: [thirdPartyServerPath("server-everything"), "stdio"],
+  };
+}
+
+/** `@modelcontextprotocol/server-memory`, its graph in `file`. */
+export function memory(file: string, name = "memory"): StdioExtensionConfig {
+  return {
+    type: "stdio",
+    name,
+    command: process.execPath,
+    args: [thirdPartyServerPath("server-memory")],
+    env: { MEMORY_FILE_PATH: file },
+  };
+}
+
+export interface RunningHttpServer {
+  config: (name: string, headers?: Record<string, string>) => HttpExtensionConfig;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts the shipped streamable-HTTP test server on a free loopback port. */
+export async function startHttpServer(): Promise<RunningHttpServer> {
+  const child = spawn(process.execPath, [serverScriptPath("http"), "--port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(
+      () => reject(new Error(`http test server did not start within 10 s; stderr: ${stderr}`)),
+      10_000,
+    );
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const match = /listening (\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`http test server exited with ${code}; stderr: ${stderr}`)),
+    );
+  });
+  return {
+    url,
+    config: (name, headers) => ({
+      type: "streamable_http",
+      name,
+      url,
+      ...(headers ? { headers } : {}),
+    }),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** The first value of `source` that satisfies `predicate`, or a timeout error naming `what`. */
+export function waitFor<T>(
+  source: Observable<T>,
+  predicate: (value: T) => boolean,
+  what: string,
+  ms = 10_000,
+): Promise<T> {
+  return firstValueFrom(
+    source.pipe(
+      filter(predicate),
+      timeout({
+        first: ms,
+        with: () => Promise.reject(new Error(`timed out after ${ms} ms waiting for ${what}`)),
+      }),
+    ),
+  );
+}
