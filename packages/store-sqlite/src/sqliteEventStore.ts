@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import {
   type AppendResult,
   decodeEvent,
@@ -124,6 +126,12 @@ export class SqliteEventStore implements EventStore {
    * STORE_BUSY or IO_ERROR, each naming the file.
    */
   static open(file: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
+    if (file !== ":memory:" && file !== "" && !existsSync(dirname(file))) {
+      throw new EventStoreError(
+        "IO_ERROR",
+        `${file}: cannot open the event store: the directory ${dirname(file)} does not exist; create it first`,
+      );
+    }
     let db: Database.Database | undefined;
     try {
       db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
