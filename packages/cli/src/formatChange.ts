@@ -41,6 +41,8 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.green("+")} enabled ${list(c.names)}`;
     case "disabled":
       return `${style.red("-")} no longer enabled: ${list(c.names)}`;
+    case "compacted":
+      return `conversation compacted; carried: enabled ${c.enabled.length > 0 ? list(c.enabled) : "none"}${c.pending.length > 0 ? `, pending ${list(c.pending)}` : ""}`;
     case "pending_dropped":
       return `pending request(s) dropped: ${list(c.callIds)}`;
     case "enable_failed":

@@ -34,6 +34,7 @@ export type Change =
   | { kind: "enabled"; names: string[] }
   | { kind: "disabled"; names: string[] }
   | { kind: "pending_dropped"; callIds: string[] }
+  | { kind: "compacted"; enabled: string[]; pending: string[] }
   | { kind: "enable_failed"; callId: string; code: string; message: string }
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string }
   | { kind: "ignored"; reason: string }
@@ -74,8 +75,16 @@ export function* replaySteps(
 
 /** The changes between two consecutive states, `event` being what led from one to the other. */
 export function diffStates(before: State, after: State, event: ToolledgerEvent): Change[] {
-  if (before === after) return [{ kind: "no_change" }];
   const changes: Change[] = [];
+  if (event.type === "Compacted") {
+    // D7: what the compaction carries is the point of the event, changed or not.
+    changes.push({
+      kind: "compacted",
+      enabled: [...after.enabled],
+      pending: after.pending.map((p) => p.callId),
+    });
+  }
+  if (before === after) return changes.length > 0 ? changes : [{ kind: "no_change" }];
   const keys = new Set([...extensionKeys(before), ...extensionKeys(after)]);
   for (const key of [...keys].sort()) {
     const a = getExtension(before, key);

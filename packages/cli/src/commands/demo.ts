@@ -1,15 +1,304 @@
+import {
+  ExtensionConnection,
+  exampleServers,
+  fetchTools,
+  type HttpGateway,
+  openSession,
+  serveGatewayHttp,
+  type ToolCallResult,
+  type ToolledgerSession,
+} from "@toolledger/adapters-mcp";
+import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
-import type { CommandSpec } from "../commandSpec.js";
+import {
+  booleanOption,
+  type CommandSpec,
+  DB_OPTION,
+  JSON_OPTION,
+  parseCommandArgs,
+  renderHelp,
+  stringOption,
+} from "../commandSpec.js";
+import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
+import { EXIT } from "../exitCodes.js";
+import { formatTable } from "../formatTable.js";
+import { newSessionId } from "../newIds.js";
+import { openStore } from "../openStore.js";
+import { createOutput, type Output } from "../output.js";
+import { readSession } from "../readSession.js";
+import { replaySteps } from "../replaySteps.js";
+import { shellQuote } from "../shellQuote.js";
+import { formatStep } from "./replay.js";
 
 export const demoSpec: CommandSpec = {
   name: "demo",
-  summary: "(in progress)",
+  summary:
+    "Run a scripted session through the gateway against two real example MCP servers, then replay and audit it.",
+  description:
+    "Starts the example servers (notes, calculator) as processes, serves their aggregate through the gateway over\nHTTP on 127.0.0.1 with deferral in lookup mode, and drives it as an MCP client would: list, a refused call to a\ndeferred tool, a successful and a failed enable_tools, calls through to both servers, a compaction and a /clear.\nThe session is stored as a new session in the database (default location, or --db), then replayed and audited.",
   positionals: [],
-  options: [],
-  examples: ["toolledger demo"],
+  options: [DB_OPTION, JSON_OPTION],
+  examples: ["toolledger demo", "toolledger demo --db ./demo.db"],
 };
 
-export async function demoCommand(_args: readonly string[], _deps: Deps): Promise<number> {
-  throw new CliError("internal", "demo: not built yet");
+const TIMEOUT_MS = 15_000;
+
+interface ScriptStep {
+  step: string;
+  outcome: "ok" | "refused" | "failed";
+  detail: string;
+}
+
+export async function demoCommand(args: readonly string[], deps: Deps): Promise<number> {
+  const parsed = parseCommandArgs(demoSpec, args);
+  const o = createOutput(deps);
+  if (booleanOption(parsed, "help")) {
+    o.data(renderHelp(demoSpec, o.out.bold));
+    return EXIT.ok;
+  }
+  const json = booleanOption(parsed, "json");
+  const say = (text: string) => {
+    if (!json) o.data(text);
+  };
+  let servers: ReturnType<typeof exampleServers>;
+  try {
+    servers = exampleServers();
+  } catch (error) {
+    throw new CliError(
+      "serverFailure",
+      `the example MCP servers are not available: ${(error as Error).message}`,
+      {
+        hint: "run `pnpm build` at the workspace root (or `pnpm demo`, which builds first)",
+      },
+    );
+  }
+  const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
+  const store = openStore(location, "write");
+  const sessionId = newSessionId(deps.now());
+  let session: ToolledgerSession | undefined;
+  let gateway: HttpGateway | undefined;
+  let client: ExtensionConnection | undefined;
+  const script: ScriptStep[] = [];
+  const started = Date.now();
+  try {
+    say(`${o.out.bold("toolledger demo")}: a scripted session through the gateway\n`);
+    session = await openSession({
+      store,
+      streamId: sessionId,
+      now: deps.now,
+      connectTimeoutMs: TIMEOUT_MS,
+      callTimeoutMs: TIMEOUT_MS,
+    });
+    const s = session;
+    s.errors$.subscribe((error) =>
+      o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
+    );
+    await s.configureDeferral("lookup", []);
+    const added = await s.addExtensions(servers);
+    const failed = added.filter((r) => r.error);
+    if (failed.length > 0) {
+      throw new CliError("serverFailure", failed.map((r) => r.error!.message).join("\n"), {
+        hint: "the example servers ship with @toolledger/adapters-mcp; rebuild with `pnpm build`",
+      });
+    }
+    const counts = servers.map(
+      (c) => `${c.name} (${listTools(s.state, { extension: c.name }).length} tools)`,
+    );
+    say(
+      `  ${o.out.green("✓")} started ${servers.length} example MCP servers as processes: ${counts.join(", ")}`,
+    );
+    gateway = await serveGatewayHttp(s, {
+      name: "toolledger",
+      version: deps.version,
+      host: "127.0.0.1",
+      port: 0,
+    });
+    say(
+      `  ${o.out.green("✓")} gateway at ${gateway.url.href}, deferral lookup; the demo talks to it as an MCP client\n`,
+    );
+    client = await ExtensionConnection.connect(
+      { type: "streamable_http", name: "demo-client", url: gateway.url.href },
+      {
+        clientInfo: { name: "toolledger-demo", version: deps.version },
+        connectTimeoutMs: TIMEOUT_MS,
+      },
+    );
+    const c = client;
+    const record = (step: string, outcome: ScriptStep["outcome"], detail: string) => {
+      script.push({ step, outcome, detail });
+      const mark =
+        outcome === "ok"
+          ? o.out.green("✓")
+          : outcome === "refused"
+            ? o.out.yellow("⊘")
+            : o.out.red("✗");
+      say(`  ${String(script.length).padStart(2)}. ${mark} ${step}\n      ${o.out.dim(detail)}`);
+    };
+    const list = async (step: string) => {
+      const { tools } = await fetchTools(c, { requestTimeoutMs: TIMEOUT_MS, maxPages: 10 });
+      const names = tools.map((t) => t.name);
+      const deferred = s.modelView().deferred;
+      record(
+        step,
+        "ok",
+        `schemas: ${names.join(", ")}; deferred by name: ${deferred.length > 0 ? deferred.join(", ") : "none"}`,
+      );
+    };
+    const call = async (
+      name: string,
+      args: Record<string, unknown>,
+      label = `tools/call ${name}`,
+    ) => {
+      const result = await c.callTool(name, args, { timeoutMs: TIMEOUT_MS });
+      record(
+        label,
+        result.isError ? (name === ENABLE_TOOLS_NAME ? "failed" : "refused") : "ok",
+        textOf(result),
+      );
+      return result;
+    };
+
+    await list("tools/list: the model sees enable_tools and the deferred names only (D4)");
+    await call(
+      "notes__add_note",
+      { title: "groceries", body: "eggs, flour" },
+      "tools/call notes__add_note before enabling it (D9)",
+    );
+    await call(
+      ENABLE_TOOLS_NAME,
+      { names: ["notes__add_note", "notes__search_notes"] },
+      'enable_tools ["notes__add_note", "notes__search_notes"] (D5)',
+    );
+    await list("tools/list after the enable: their schemas are served now");
+    await call(
+      "notes__add_note",
+      { title: "groceries", body: "eggs, flour, butter" },
+      "tools/call notes__add_note, through to the notes server",
+    );
+    await call(
+      ENABLE_TOOLS_NAME,
+      { names: ["calculator__calculate", "calculator__evaluate"] },
+      'enable_tools ["calculator__calculate", "calculator__evaluate"]: one name is wrong, so nothing is enabled',
+    );
+    await s.compact();
+    record(
+      "compaction (D7)",
+      "ok",
+      `the Compacted event carries the enabled set: ${s.state.enabled.join(", ") || "none"}`,
+    );
+    await call(
+      "notes__search_notes",
+      { text: "eggs" },
+      "tools/call notes__search_notes after compaction: still enabled",
+    );
+    await s.clear();
+    record(
+      "/clear (D8)",
+      "ok",
+      `enabled set emptied; the registry is untouched (${listTools(s.state).length} tools)`,
+    );
+    await call(
+      "notes__search_notes",
+      { text: "eggs" },
+      "tools/call notes__search_notes after /clear: deferred again",
+    );
+    await call(
+      ENABLE_TOOLS_NAME,
+      { names: ["calculator__calculate"] },
+      'enable_tools ["calculator__calculate"]',
+    );
+    await call(
+      "calculator__calculate",
+      { expression: "(2 + 3) * 4.5" },
+      "tools/call calculator__calculate, through to the calculator server",
+    );
+    await s.settled();
+  } finally {
+    await client?.close();
+    await gateway?.close();
+    await session?.close();
+  }
+
+  try {
+    const entries = await readSession(store, sessionId);
+    const audit = await store.auditEnables({ sessionId });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const db = shellQuote(location.path);
+    const next = [
+      `toolledger replay ${sessionId} --db ${db}`,
+      `toolledger replay ${sessionId} --to ${Math.min(entries.length, 12)} --db ${db}`,
+      `toolledger audit --session ${sessionId} --db ${db}`,
+      `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
+      `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `toolledger export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
+    ];
+    if (json) {
+      o.json({
+        session: sessionId,
+        db: location.path,
+        script,
+        replay: [...replaySteps(entries)].map((r) => r.step),
+        audit,
+        next,
+      });
+      return EXIT.ok;
+    }
+    say(
+      `\n${o.out.bold("Replay")} of session ${sessionId} (${entries.length} events, stored in ${location.path})`,
+    );
+    const width = String(entries.length).length;
+    for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
+    say(`\n${o.out.bold("Audit")} of enable_tools requests`);
+    say(formatAuditRows(audit.requests, o));
+    say("");
+    say(`Done in ${seconds}s. ${o.out.bold("Next, try:")}`);
+    for (const line of next) say(`  ${line}`);
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+function textOf(result: ToolCallResult): string {
+  const parts = (result.content ?? []).flatMap((c) =>
+    typeof c === "object" && c !== null && (c as { type?: unknown }).type === "text"
+      ? [String((c as { text?: unknown }).text)]
+      : [],
+  );
+  const text = parts.join(" ").replace(/\s+/g, " ").trim();
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
+
+function formatAuditRows(
+  requests: readonly {
+    callId: string;
+    names: string[];
+    outcome: string;
+    requested: { position: number };
+    responded: { position: number } | null;
+    stillEnabled: string[];
+    ended: { position: number; by: string } | null;
+  }[],
+  o: Output,
+): string {
+  const rows = requests.map((r) => [
+    r.callId.slice(0, 8),
+    r.names.join(", "),
+    r.outcome === "enabled"
+      ? o.out.green(r.outcome)
+      : r.outcome === "failed"
+        ? o.out.red(r.outcome)
+        : o.out.yellow(r.outcome),
+    `${r.requested.position}${r.responded ? `→${r.responded.position}` : ""}`,
+    r.stillEnabled.length > 0
+      ? "yes"
+      : r.ended
+        ? `no: ${r.ended.by === "Cleared" ? "cleared" : r.ended.by} at ${r.ended.position}`
+        : "-",
+  ]);
+  return formatTable(rows, {
+    header: ["CALL", "NAMES", "OUTCOME", "EVENTS", "STILL ENABLED"],
+    styleHeader: o.out.bold,
+  });
 }

@@ -118,7 +118,10 @@ async function latestSession(dbFlag: string | undefined, deps: Deps): Promise<st
 }
 
 export function formatExplanation(e: Explanation, source: string, o: Output): string {
-  const lines = [`${o.out.bold(e.publicName)}: ${e.summary}`, o.out.dim(`(from ${source})`)];
+  const head = e.summary.startsWith(e.publicName)
+    ? o.out.bold(e.publicName) + e.summary.slice(e.publicName.length)
+    : e.summary;
+  const lines = [head, o.out.dim(`(from ${source})`)];
   const w = Math.max(0, ...e.reasons.map((r) => r.rule.length));
   for (const r of e.reasons) {
     const at =

@@ -1,15 +1,126 @@
-import { CliError } from "../cliError.js";
-import type { CommandSpec } from "../commandSpec.js";
+import type { Readable, Writable } from "node:stream";
+import { type Gateway, serveGatewayHttp, serveGatewayStdio } from "@toolledger/adapters-mcp";
+import {
+  booleanOption,
+  CONFIG_OPTION,
+  type CommandSpec,
+  DB_OPTION,
+  DEFERRAL_OPTIONS,
+  integerOption,
+  parseCommandArgs,
+  renderHelp,
+  stringOption,
+} from "../commandSpec.js";
+import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
+import { EXIT } from "../exitCodes.js";
+import { loadConfig, resolveConfigPath } from "../loadConfig.js";
+import { newSessionId } from "../newIds.js";
+import { openStore } from "../openStore.js";
+import { createOutput } from "../output.js";
+import { resolveDeferral } from "../resolveDeferral.js";
+import { startSession } from "../startSession.js";
 
 export const serveSpec: CommandSpec = {
   name: "serve",
-  summary: "(in progress)",
+  summary:
+    "Run the gateway: one MCP server that aggregates the configured servers, recording the session.",
+  description:
+    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nEvery event of the session is stored in the database; messages go to stderr, never to the MCP stream.",
   positionals: [],
-  options: [],
-  examples: ["toolledger serve"],
+  options: [
+    CONFIG_OPTION,
+    ...DEFERRAL_OPTIONS,
+    {
+      name: "http",
+      type: "string",
+      value: "<port>",
+      description: "serve streamable HTTP on 127.0.0.1:<port> instead of stdio",
+    },
+    {
+      name: "session",
+      type: "string",
+      short: "s",
+      value: "<id>",
+      description:
+        "record under this session id (an existing session is resumed; default: a new id)",
+    },
+    DB_OPTION,
+  ],
+  examples: [
+    "toolledger serve --config ~/.config/goose/config.yaml",
+    "toolledger serve --config claude_desktop_config.json --deferral lookup --always-load notes__search_notes",
+    "toolledger serve --config mcp.json --http 8931",
+  ],
 };
 
-export async function serveCommand(_args: readonly string[], _deps: Deps): Promise<number> {
-  throw new CliError("internal", "serve: not built yet");
+export async function serveCommand(args: readonly string[], deps: Deps): Promise<number> {
+  const parsed = parseCommandArgs(serveSpec, args);
+  const o = createOutput(deps);
+  if (booleanOption(parsed, "help")) {
+    o.data(renderHelp(serveSpec, o.out.bold));
+    return EXIT.ok;
+  }
+  const port = integerOption(parsed, "http", "serve", 0);
+  const config = loadConfig(
+    resolveConfigPath(stringOption(parsed, "config"), deps.env, deps.home, deps.cwd),
+  );
+  const deferral = resolveDeferral(
+    { deferral: stringOption(parsed, "deferral"), alwaysLoad: stringOption(parsed, "always-load") },
+    deps.env,
+    config.fileEnv,
+    "serve",
+  );
+  const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
+  const store = openStore(location, "write");
+  const streamId = stringOption(parsed, "session") ?? newSessionId(deps.now());
+  let gateway: Gateway | undefined;
+  let started: Awaited<ReturnType<typeof startSession>> | undefined;
+  try {
+    started = await startSession(config, deferral, o, { store, streamId, now: deps.now });
+    const { session } = started;
+    const tools = session.listTools().length;
+    const summary = `${tools} tool(s) from ${config.servers.length - started.failures.length} server(s), deferral ${deferral.mode}; session ${streamId} in ${location.path}`;
+    const stopped = waitForStop(deps, port === undefined ? deps.stdio.input : undefined);
+    if (port === undefined) {
+      gateway = await serveGatewayStdio(session, {
+        name: "toolledger",
+        version: deps.version,
+        stdin: deps.stdio.input as Readable,
+        stdout: deps.stdio.output as Writable,
+        onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
+      });
+      o.note(`toolledger: serving ${summary} over stdio`);
+    } else {
+      const http = await serveGatewayHttp(session, {
+        name: "toolledger",
+        version: deps.version,
+        host: "127.0.0.1",
+        port,
+        onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
+      });
+      gateway = http;
+      o.data(http.url.href);
+      o.note(`toolledger: serving ${summary} at ${http.url.href}`);
+    }
+    const reason = await stopped;
+    o.note(
+      `toolledger: stopping (${reason}); replay with \`toolledger replay ${streamId} --db ${location.path}\``,
+    );
+    return reason === "input closed" ? EXIT.ok : EXIT.interrupted;
+  } finally {
+    await gateway?.close();
+    await started?.session.close();
+    await store.close();
+  }
+}
+
+/** Resolves when the client closes stdin (stdio mode) or the user interrupts. */
+function waitForStop(deps: Deps, input: NodeJS.ReadableStream | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    if (deps.signal.aborted) return resolve("interrupted");
+    deps.signal.addEventListener("abort", () => resolve("interrupted"), { once: true });
+    input?.once("end", () => resolve("input closed"));
+    input?.once("close", () => resolve("input closed"));
+  });
 }
