@@ -208,8 +208,9 @@ function invalid(
   where: Where,
   format: "mcpServers" | "goose",
 ): CliError {
-  const lines = error.issues.slice(0, MAX_ISSUES).map((issue) => {
-    const pos = where(issue.path);
+  const located = error.issues.map((issue) => ({ issue, pos: where(issue.path) }));
+  located.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+  const lines = located.slice(0, MAX_ISSUES).map(({ issue, pos }) => {
     const field = issue.path.map(String).join(".") || "(top level)";
     return `${file}:${pos.line}:${pos.col}: ${field}: ${issue.message}`;
   });

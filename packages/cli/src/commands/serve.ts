@@ -80,7 +80,8 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     started = await startSession(config, deferral, o, { store, streamId, now: deps.now });
     const { session } = started;
     const tools = session.listTools().length;
-    const summary = `${tools} tool(s) from ${config.servers.length - started.failures.length} server(s), deferral ${deferral.mode}; session ${streamId} in ${location.path}`;
+    const connected = session.extensions().filter((e) => e.status === "connected").length;
+    const summary = `${tools} tool(s) from ${connected} server(s), deferral ${deferral.mode}; session ${streamId} in ${location.path}`;
     const stopped = waitForStop(deps, port === undefined ? deps.stdio.input : undefined);
     if (port === undefined) {
       gateway = await serveGatewayStdio(session, {
