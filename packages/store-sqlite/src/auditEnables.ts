@@ -194,13 +194,15 @@ export function auditEnables(
   };
 }
 
+/** A name is held by the merged records that asked for it (all of them if none did: D7 carried names). */
 function hold(s: SessionPairing, name: string, records: readonly EnableAuditRecord[]): void {
   let holders = s.holders.get(name);
   if (!holders) {
     holders = new Set();
     s.holders.set(name, holders);
   }
-  for (const record of records) holders.add(record);
+  const askers = records.filter((r) => r.names.includes(name));
+  for (const record of askers.length > 0 ? askers : records) holders.add(record);
 }
 
 function newRecord(
