@@ -263,6 +263,15 @@ describe("D4 classes and the model view", () => {
     expect(modelView(off.state).systemPrompt).toBeNull();
   });
 
+  it("D4 (decision log) with nothing deferred, lookup mode keeps enable_tools and omits the prompt section", () => {
+    const h = world("lookup", ["github__create_issue", "github__list_issues"]);
+    enable(h, "c1", ["slack__post_message"]);
+    const view = modelView(h.state);
+    expect(view.deferred).toEqual([]);
+    expect(view.systemPrompt).toBeNull();
+    expect(view.tools.map((t) => t.name)).toContain(ENABLE_TOOLS_NAME);
+  });
+
   it("D4 the prompt section lists names only, no schemas or descriptions", () => {
     const h = host();
     h.add("srv");
