@@ -39,7 +39,7 @@ const registryEvent: fc.Arbitrary<ToolledgerEvent> = fc.oneof(
     kind: fc.constantFrom("stdio", "platform"),
     exposeUnprefixed: fc.constant(false),
     hidden: fc.boolean(),
-    availableTools: fc.constant([]),
+    availableTools: fc.constant<string[]>([]),
     configFingerprint: fc.constantFrom("fp1", "fp2"),
   }),
   fc.record({ type: fc.constant("ExtensionRemoved" as const), v: fc.constant(v), extension }),
