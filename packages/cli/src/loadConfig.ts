@@ -136,8 +136,9 @@ export function parseConfig(file: string, text: string): LoadedConfig {
   }
   const data: unknown = doc.toJS();
   const where = (path: readonly PropertyKey[]) => position(doc, lines, path);
-  if (isRecord(data) && "mcpServers" in data) return fromMcpServers(file, data, where);
-  if (isRecord(data) && "extensions" in data) return fromGoose(file, data, where);
+  const declared = (path: readonly PropertyKey[]) => keyPosition(doc, lines, path) ?? where(path);
+  if (isRecord(data) && "mcpServers" in data) return fromMcpServers(file, data, where, declared);
+  if (isRecord(data) && "extensions" in data) return fromGoose(file, data, where, declared);
   throw new CliError("badInput", `${file}:1:1: no "mcpServers" object and no "extensions" map`, {
     hint: 'use the Claude Desktop / Cursor format {"mcpServers": {"name": {"command": "…", "args": []}}} or a goose config.yaml with an "extensions:" map',
   });
@@ -145,7 +146,7 @@ export function parseConfig(file: string, text: string): LoadedConfig {
 
 type Where = (path: readonly PropertyKey[]) => { line: number; col: number };
 
-function fromMcpServers(file: string, data: unknown, where: Where): LoadedConfig {
+function fromMcpServers(file: string, data: unknown, where: Where, declared: Where): LoadedConfig {
   const parsed = McpServersFileSchema.safeParse(data);
   if (!parsed.success) throw invalid(file, parsed.error, where, "mcpServers");
   const servers: ServerConfig[] = [];
@@ -163,13 +164,13 @@ function fromMcpServers(file: string, data: unknown, where: Where): LoadedConfig
       availableTools: [],
       exposeUnprefixed: false,
       hidden: false,
-      source: { file, line: where(["mcpServers", name]).line },
+      source: { file, line: declared(["mcpServers", name]).line },
     });
   }
   return { file, format: "mcpServers", servers, fileEnv: {} };
 }
 
-function fromGoose(file: string, data: unknown, where: Where): LoadedConfig {
+function fromGoose(file: string, data: unknown, where: Where, declared: Where): LoadedConfig {
   const parsed = GooseFileSchema.safeParse(data);
   if (!parsed.success) throw invalid(file, parsed.error, where, "goose");
   const servers: ServerConfig[] = [];
@@ -189,7 +190,7 @@ function fromGoose(file: string, data: unknown, where: Where): LoadedConfig {
       ...(e.timeout === undefined ? {} : { timeoutSeconds: e.timeout }),
       exposeUnprefixed: e.expose_unprefixed,
       hidden: e.hidden,
-      source: { file, line: where(["extensions", key]).line },
+      source: { file, line: declared(["extensions", key]).line },
     });
   }
   const fileEnv: Record<string, string> = {};
@@ -238,6 +239,22 @@ function position(
       return lines.linePos(doc.contents.range[0]);
   }
   return { line: 1, col: 1 };
+}
+
+/** Where the key of the last path segment is written (the line a server is declared on). */
+function keyPosition(
+  doc: Document,
+  lines: LineCounter,
+  path: readonly PropertyKey[],
+): { line: number; col: number } | undefined {
+  const parent = doc.getIn(path.slice(0, -1) as unknown[], true);
+  if (!isMap(parent)) return undefined;
+  const last = path.at(-1);
+  for (const pair of parent.items) {
+    const key = pair.key as { value?: unknown; range?: [number, number, number] } | null;
+    if (key && key.value === last && key.range) return lines.linePos(key.range[0]);
+  }
+  return undefined;
 }
 
 function checkJsonSyntax(file: string, text: string): void {
