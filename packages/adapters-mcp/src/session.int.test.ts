@@ -17,6 +17,7 @@ import {
   waitFor,
 } from "./_fixtures.js";
 import { AdapterError } from "./adapterError.js";
+import { exampleServers } from "./serverScriptPath.js";
 import { openSession, type SessionEvent, type ToolledgerSession } from "./session.js";
 
 const text = (outcome: Awaited<ReturnType<ToolledgerSession["callTool"]>>): string => {
@@ -302,5 +303,73 @@ describe("call timeout and cancellation", () => {
       { key: "faulty", name: "faulty", status: "connected", reason: null },
     ]);
     expect(text(await session.callTool("faulty__ok", {}))).toBe("ok");
+  });
+});
+
+describe("session lifecycle", () => {
+  it("starts the example servers, whose tools really compute", async () => {
+    const session = await openSession();
+    try {
+      await session.addExtensions(exampleServers());
+      expect(session.listTools().map((t) => t.publicName)).toEqual(
+        expect.arrayContaining([
+          "calculator__calculate",
+          "calculator__convert_units",
+          "notes__add_note",
+          "notes__search_notes",
+        ]),
+      );
+      expect(
+        text(
+          await session.callTool("calculator__convert_units", { value: 100, from: "C", to: "F" }),
+        ),
+      ).toBe("100 C = 212 F");
+      expect(
+        text(await session.callTool("calculator__statistics", { numbers: [3, 1, 2] })),
+      ).toContain('"median":2');
+      await session.callTool("notes__add_note", {
+        title: "Groceries",
+        body: "oat milk",
+        tags: ["home"],
+      });
+      expect(text(await session.callTool("notes__search_notes", { text: "OAT" }))).toContain(
+        "Groceries",
+      );
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("resumes a stream: the same config appends no ExtensionAdded (R6) but fetches again; remove drops the tools (R7)", async () => {
+    const store = new InMemoryEventStore();
+    const config = shipped("paged", "paged", ["--tools", "4"]);
+    const first = await openSession({ store, streamId: "s" });
+    await first.addExtension(config);
+    await first.close();
+    const length = (await store.readStream("s")).length;
+
+    const second = await openSession({ store, streamId: "s" });
+    try {
+      expect(second.state).toEqual(first.state);
+      await second.addExtension(config);
+      const added = (await store.readStream("s")).slice(length).map((e) => e.event.type);
+      expect(added).toEqual(["ToolsFetched"]);
+      expect(second.listTools()).toHaveLength(4);
+      await second.removeExtension("paged");
+      expect(second.listTools()).toEqual([]);
+      expect(second.extensions()).toEqual([]);
+      expect((await store.readStream("s")).at(-1)?.event).toMatchObject({
+        type: "ExtensionRemoved",
+        extension: "paged",
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("refuses work after close", async () => {
+    const session = await openSession();
+    await session.close();
+    await expect(session.callTool("x__y", {})).rejects.toMatchObject({ code: "SESSION_CLOSED" });
   });
 });
