@@ -22,8 +22,18 @@ export function testDeps(
     env: { XDG_DATA_HOME: join(dir, "data"), ...options.env },
     cwd: dir,
     home: join(dir, "home"),
-    stdout: { write: (s) => void (out += s), isTTY: options.tty ?? false },
-    stderr: { write: (s) => void (err += s), isTTY: options.tty ?? false },
+    stdout: {
+      write: (s) => {
+        out += s;
+      },
+      isTTY: options.tty ?? false,
+    },
+    stderr: {
+      write: (s) => {
+        err += s;
+      },
+      isTTY: options.tty ?? false,
+    },
     now: () => options.now ?? new Date("2026-11-29T12:00:00.000Z"),
     stdio: { input: new PassThrough(), output: new PassThrough() },
     signal: new AbortController().signal,
