@@ -517,7 +517,7 @@ describe("D6 pairing anomalies", () => {
     expect(viewNames(s)).not.toContain("github__dashboard");
   });
 
-  it("D6 the reducer returns the same state for an identical Cleared and for a no-op Compacted", () => {
+  it("D7/D8 the reducer returns the same state for a Cleared that clears nothing and for a no-op Compacted", () => {
     const h = world();
     enable(h, "c1", ["github__create_issue"]);
     const cleared = evolve(h.state, { type: "Cleared", v });

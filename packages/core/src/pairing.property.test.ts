@@ -195,10 +195,14 @@ describe("D6 the pairing rule (property)", () => {
     );
   });
 
-  it("D6 replaying the log equals the incremental fold, and the enabled set stays sorted and unique", () => {
+  it("D6 replaying the log equals the incremental fold, survives JSON, and the enabled set stays sorted and unique", () => {
     fc.assert(
       fc.property(logs, ({ log, state }) => {
         expect(replay(log)).toEqual(state);
+        // E3: call ids such as __proto__ survive a JSON round trip of the state.
+        const revived = JSON.parse(JSON.stringify(state)) as State;
+        expect(revived).toEqual(state);
+        expect(Object.keys(revived.answered).sort()).toEqual(Object.keys(state.answered).sort());
         expect(new Set(state.enabled).size).toBe(state.enabled.length);
         expect([...state.enabled].sort()).toEqual(state.enabled);
       }),
