@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import {
   type AppendResult,
   decodeEvent,
+  EVENT_SCHEMA_VERSION,
   type EventStore,
   EventStoreError,
   type EventToAppend,
@@ -50,6 +51,7 @@ export interface SessionSummary {
 
 interface Prepared {
   insert: Database.Statement<[string, number, string, string, number, string, string, string]>;
+  insertChunk: Database.Statement<[(string | number)[]]>;
   streamVersion: Database.Statement<[string], number>;
   head: Database.Statement<[], number>;
   byEventId: Database.Statement<
@@ -68,6 +70,9 @@ interface Prepared {
   commit: Database.Statement;
   rollback: Database.Statement;
 }
+
+/** Rows per multi-row INSERT statement (8 parameters each, well under SQLite's limit). */
+const INSERT_CHUNK = 16;
 
 /** A batch ready to insert: validated, serialized, in append order. */
 interface PreparedBatch {
@@ -98,6 +103,9 @@ export class SqliteEventStore implements EventStore {
     this.#s = {
       insert: db.prepare(
         "INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      insertChunk: db.prepare<[(string | number)[]]>(
+        `INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES ${Array(INSERT_CHUNK).fill("(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
       ),
       streamVersion: db
         .prepare<[string], number>(
@@ -195,16 +203,39 @@ export class SqliteEventStore implements EventStore {
 
   #insert(streamId: string, batch: PreparedBatch, actual: number): AppendResult {
     const recordedAt = this.#now().toISOString();
-    const insert = this.#s.insert;
+    const n = batch.ids.length;
     let first = 0;
     let last = 0;
-    for (let i = 0; i < batch.ids.length; i++) {
+    let i = 0;
+    // Rows go in chunks of INSERT_CHUNK per statement (fewer native calls), the rest one by one.
+    if (n >= INSERT_CHUNK) {
+      const params = new Array<string | number>(INSERT_CHUNK * 8);
+      for (; i + INSERT_CHUNK <= n; i += INSERT_CHUNK) {
+        for (let k = 0; k < INSERT_CHUNK; k++) {
+          const o = k * 8;
+          const j = i + k;
+          params[o] = streamId;
+          params[o + 1] = actual + j + 1;
+          params[o + 2] = batch.ids[j]!;
+          params[o + 3] = batch.types[j]!;
+          // Decoding accepts only this schema version (E2), so it is every stored event's `v`.
+          params[o + 4] = EVENT_SCHEMA_VERSION;
+          params[o + 5] = batch.data[j]!;
+          params[o + 6] = batch.metadata[j]!;
+          params[o + 7] = recordedAt;
+        }
+        last = Number(this.#s.insertChunk.run(params).lastInsertRowid);
+        if (i === 0) first = last - INSERT_CHUNK + 1;
+      }
+    }
+    const insert = this.#s.insert;
+    for (; i < n; i++) {
       const info = insert.run(
         streamId,
         actual + i + 1,
         batch.ids[i]!,
         batch.types[i]!,
-        1,
+        EVENT_SCHEMA_VERSION,
         batch.data[i]!,
         batch.metadata[i]!,
         recordedAt,
@@ -214,7 +245,7 @@ export class SqliteEventStore implements EventStore {
     }
     return {
       ok: true,
-      nextExpectedVersion: actual + batch.ids.length,
+      nextExpectedVersion: actual + n,
       firstGlobalPosition: first,
       lastGlobalPosition: last,
     };
