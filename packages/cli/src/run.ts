@@ -1,14 +1,14 @@
 import { usageError } from "./cliError.js";
 import type { CommandSpec } from "./commandSpec.js";
-import { auditCommand, auditSpec } from "./commands/audit.js";
-import { demoCommand, demoSpec } from "./commands/demo.js";
-import { explainCommand, explainSpec } from "./commands/explain.js";
-import { exportCommand, exportSpec } from "./commands/export.js";
-import { importCommand, importSpec } from "./commands/import.js";
-import { replayCommand, replaySpec } from "./commands/replay.js";
-import { serveCommand, serveSpec } from "./commands/serve.js";
-import { sessionsCommand, sessionsSpec } from "./commands/sessions.js";
-import { toolsCommand, toolsSpec } from "./commands/tools.js";
+import { auditSpec } from "./commands/auditSpec.js";
+import { demoSpec } from "./commands/demoSpec.js";
+import { explainSpec } from "./commands/explainSpec.js";
+import { exportSpec } from "./commands/exportSpec.js";
+import { importSpec } from "./commands/importSpec.js";
+import { replaySpec } from "./commands/replaySpec.js";
+import { serveSpec } from "./commands/serveSpec.js";
+import { sessionsSpec } from "./commands/sessionsSpec.js";
+import { toolsSpec } from "./commands/toolsSpec.js";
 import type { Deps } from "./deps.js";
 import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
 import { formatTable } from "./formatTable.js";
@@ -17,17 +17,23 @@ import { toCliError } from "./toCliError.js";
 
 export type CommandFunction = (args: readonly string[], deps: Deps) => Promise<number>;
 
-/** Every command, in the order `--help` lists them. */
-export const COMMANDS: readonly { spec: CommandSpec; run: CommandFunction }[] = [
-  { spec: demoSpec, run: demoCommand },
-  { spec: serveSpec, run: serveCommand },
-  { spec: toolsSpec, run: toolsCommand },
-  { spec: sessionsSpec, run: sessionsCommand },
-  { spec: replaySpec, run: replayCommand },
-  { spec: auditSpec, run: auditCommand },
-  { spec: explainSpec, run: explainCommand },
-  { spec: exportSpec, run: exportCommand },
-  { spec: importSpec, run: importCommand },
+/**
+ * Every command, in the order `--help` lists them. Commands load on first use, so reading
+ * a log never loads the MCP SDK or SQLite code it does not need.
+ */
+export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<CommandFunction> }[] = [
+  { spec: demoSpec, load: async () => (await import("./commands/demo.js")).demoCommand },
+  { spec: serveSpec, load: async () => (await import("./commands/serve.js")).serveCommand },
+  { spec: toolsSpec, load: async () => (await import("./commands/tools.js")).toolsCommand },
+  {
+    spec: sessionsSpec,
+    load: async () => (await import("./commands/sessions.js")).sessionsCommand,
+  },
+  { spec: replaySpec, load: async () => (await import("./commands/replay.js")).replayCommand },
+  { spec: auditSpec, load: async () => (await import("./commands/audit.js")).auditCommand },
+  { spec: explainSpec, load: async () => (await import("./commands/explain.js")).explainCommand },
+  { spec: exportSpec, load: async () => (await import("./commands/export.js")).exportCommand },
+  { spec: importSpec, load: async () => (await import("./commands/import.js")).importCommand },
 ];
 
 /**
@@ -69,7 +75,7 @@ async function dispatch(name: string, args: readonly string[], deps: Deps): Prom
       `unknown command ${JSON.stringify(name)}${close.length > 0 ? `; did you mean ${close.join(" or ")}?` : ""}`,
     );
   }
-  return command.run(args, deps);
+  return (await command.load())(args, deps);
 }
 
 export function topLevelHelp(bold: (s: string) => string = (s) => s): string {

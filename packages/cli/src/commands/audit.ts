@@ -20,52 +20,7 @@ import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
 import { createOutput, type Output } from "../output.js";
 import { sessionNotFound } from "../readSession.js";
-
-export const auditSpec: CommandSpec = {
-  name: "audit",
-  summary:
-    "The enable history: every enable_tools request, its outcome, and whether its tools are still enabled.",
-  description:
-    "Outcomes: enabled, failed (with the recorded error), never_answered. A request's names stay enabled until a\n/clear (the CLEARED column gives its position) or a compaction that dropped them. Responses that paired with no\nrequest are listed separately: they enabled nothing (D6).",
-  positionals: [],
-  options: [
-    {
-      name: "session",
-      type: "string",
-      short: "s",
-      value: "<id>",
-      description: "only this session (default: all sessions)",
-    },
-    {
-      name: "tool",
-      type: "string",
-      short: "t",
-      value: "<name>",
-      description: "only requests that name this exact public name",
-    },
-    {
-      name: "since",
-      type: "string",
-      value: "<time>",
-      description:
-        "only requests at or after this time: ISO-8601 (2026-11-29T12:00Z) or an age (30m, 12h, 7d)",
-    },
-    {
-      name: "until",
-      type: "string",
-      value: "<time>",
-      description: "only requests before this time (same forms as --since)",
-    },
-    JSON_OPTION,
-    { name: "csv", type: "boolean", description: "print CSV (RFC 4180), one row per request" },
-    DB_OPTION,
-  ],
-  examples: [
-    "toolledger audit",
-    "toolledger audit --session 20261129-2345-a1b2c3 --tool notes__search",
-    "toolledger audit --since 24h --csv > enables.csv",
-  ],
-};
+import { auditSpec } from "./auditSpec.js";
 
 export async function auditCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(auditSpec, args);

@@ -22,6 +22,7 @@ import {
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { formatStep } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
 import { newSessionId } from "../newIds.js";
 import { openStore } from "../openStore.js";
@@ -29,18 +30,7 @@ import { createOutput, type Output } from "../output.js";
 import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
 import { shellQuote } from "../shellQuote.js";
-import { formatStep } from "./replay.js";
-
-export const demoSpec: CommandSpec = {
-  name: "demo",
-  summary:
-    "Run a scripted session through the gateway against two real example MCP servers, then replay and audit it.",
-  description:
-    "Starts the example servers (notes, calculator) as processes, serves their aggregate through the gateway over\nHTTP on 127.0.0.1 with deferral in lookup mode, and drives it as an MCP client would: list, a refused call to a\ndeferred tool, a successful and a failed enable_tools, calls through to both servers, a compaction and a /clear.\nThe session is stored as a new session in the database (default location, or --db), then replayed and audited.",
-  positionals: [],
-  options: [DB_OPTION, JSON_OPTION],
-  examples: ["toolledger demo", "toolledger demo --db ./demo.db"],
-};
+import { demoSpec } from "./demoSpec.js";
 
 const TIMEOUT_MS = 15_000;
 

@@ -14,44 +14,10 @@ import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { type Explanation, explainTool } from "../explainTool.js";
-import { liveLog } from "../liveLog.js";
 import { type LoadedLog, loadLog } from "../loadLog.js";
 import { openStore } from "../openStore.js";
 import { createOutput, type Output } from "../output.js";
-
-export const explainSpec: CommandSpec = {
-  name: "explain",
-  summary:
-    "Why a tool is visible, hidden, app-only, deferred, enabled, renamed or lost in a collision.",
-  description:
-    "Reads a recorded session (--session: an id or a JSONL file; default: the latest session in the database),\nor connects to the servers of a config file (--config) and explains the live registry.\nEach reason names the spec rule and the positions of the events that decided it.",
-  positionals: [
-    {
-      name: "tool",
-      required: true,
-      description:
-        "a public name such as notes__search (mangled forms like notes.search are recovered)",
-    },
-  ],
-  options: [
-    {
-      name: "session",
-      type: "string",
-      short: "s",
-      value: "<id|file.jsonl>",
-      description: "the session to read (default: the latest one)",
-    },
-    CONFIG_OPTION,
-    ...DEFERRAL_OPTIONS,
-    DB_OPTION,
-    JSON_OPTION,
-  ],
-  examples: [
-    "toolledger explain notes__search",
-    "toolledger explain calculator__divide --session 20261129-2345-a1b2c3",
-    "toolledger explain github.create_issue --config ~/.config/goose/config.yaml --deferral lookup",
-  ],
-};
+import { explainSpec } from "./explainSpec.js";
 
 export async function explainCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(explainSpec, args);
@@ -67,6 +33,8 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
     throw usageError("explain: give --session or --config, not both", "explain");
   let log: LoadedLog;
   if (config !== undefined) {
+    // Loaded on demand: only --config needs the MCP adapters.
+    const { liveLog } = await import("../liveLog.js");
     log = await liveLog(
       config,
       {

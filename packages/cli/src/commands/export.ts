@@ -15,31 +15,7 @@ import type { ExportLine } from "../logEntry.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
 import { readSession } from "../readSession.js";
-
-export const exportSpec: CommandSpec = {
-  name: "export",
-  summary:
-    "Write a session as JSONL (one event per line), to attach to a bug report and replay elsewhere.",
-  description:
-    'Each line is {"session", "position", "eventId", "recordedAt", "metadata", "event"}. Events carry no secrets\n(env and header values never enter the log). `toolledger import` and `toolledger replay` read it back.',
-  positionals: [
-    { name: "session", required: true, description: "the session id (see `toolledger sessions`)" },
-  ],
-  options: [
-    {
-      name: "output",
-      type: "string",
-      short: "o",
-      value: "<file>",
-      description: "write to this file instead of stdout",
-    },
-    DB_OPTION,
-  ],
-  examples: [
-    "toolledger export 20261129-2345-a1b2c3 > session.jsonl",
-    "toolledger export 20261129-2345-a1b2c3 -o session.jsonl",
-  ],
-};
+import { exportSpec } from "./exportSpec.js";
 
 export async function exportCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(exportSpec, args);

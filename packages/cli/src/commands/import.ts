@@ -17,28 +17,7 @@ import { newEventId, newSessionId } from "../newIds.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
 import { readJsonl } from "../readJsonl.js";
-
-export const importSpec: CommandSpec = {
-  name: "import",
-  summary: "Store a JSONL session log (from `toolledger export`, or bare events) as a new session.",
-  description:
-    "Every line is validated before anything is written: a damaged line names its line number and field,\nand the database is left unchanged. The session keeps the id the file carries unless --session is given.",
-  positionals: [{ name: "file.jsonl", required: true, description: "the log to import" }],
-  options: [
-    {
-      name: "session",
-      type: "string",
-      value: "<id>",
-      description: "store under this session id (default: the file's, else a new one)",
-    },
-    DB_OPTION,
-    JSON_OPTION,
-  ],
-  examples: [
-    "toolledger import session.jsonl",
-    "toolledger import bug-report.jsonl --session bug-1234 --db ./triage.db",
-  ],
-};
+import { importSpec } from "./importSpec.js";
 
 export async function importCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(importSpec, args);

@@ -12,40 +12,12 @@ import {
 } from "../commandSpec.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
-import { formatChange } from "../formatChange.js";
+import { formatStep } from "../formatStep.js";
 import { loadLog } from "../loadLog.js";
-import { createOutput, type Output } from "../output.js";
-import { type ReplayStep, replaySteps } from "../replaySteps.js";
+import { createOutput } from "../output.js";
+import { replaySteps } from "../replaySteps.js";
 import { formatStateSummary, summarizeState } from "../summarizeState.js";
-
-export const replaySpec: CommandSpec = {
-  name: "replay",
-  summary: "Step through a session log: each event's position, type and what it changed.",
-  description:
-    "Reads a session from the database, or a JSONL file written by `toolledger export` (or one bare event per line).\nChanges shown: extensions added or removed, tools added, removed, renamed or collided, version bumps,\nstale fetches ignored, enabled set changes, failed enables and anomalies.",
-  positionals: [
-    {
-      name: "session|file.jsonl",
-      required: true,
-      description: "a session id, or a path to a JSONL log",
-    },
-  ],
-  options: [
-    {
-      name: "to",
-      type: "string",
-      value: "<position>",
-      description: "print the state right after this position instead of the steps",
-    },
-    JSON_OPTION,
-    DB_OPTION,
-  ],
-  examples: [
-    "toolledger replay 20261129-2345-a1b2c3",
-    "toolledger replay 20261129-2345-a1b2c3 --to 12",
-    "toolledger replay bug-report.jsonl --json",
-  ],
-};
+import { replaySpec } from "./replaySpec.js";
 
 const PROGRESS_MIN = 2000;
 const PROGRESS_EVERY = 500;
@@ -98,10 +70,4 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     );
   }
   return EXIT.ok;
-}
-
-export function formatStep(step: ReplayStep, width: number, o: Output): string {
-  const head = `${String(step.position).padStart(width)}  ${o.out.cyan(step.type.padEnd(20))}  `;
-  const indent = " ".repeat(width + 2 + 20 + 2);
-  return step.changes.map((c, i) => (i === 0 ? head : indent) + formatChange(c, o.out)).join("\n");
 }

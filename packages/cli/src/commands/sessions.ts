@@ -13,14 +13,7 @@ import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
 import { createOutput, shortTime } from "../output.js";
-
-export const sessionsSpec: CommandSpec = {
-  name: "sessions",
-  summary: "List the sessions in the database with their event counts and times.",
-  positionals: [],
-  options: [DB_OPTION, JSON_OPTION],
-  examples: ["toolledger sessions", "toolledger sessions --db ./sessions.db --json"],
-};
+import { sessionsSpec } from "./sessionsSpec.js";
 
 export async function sessionsCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(sessionsSpec, args);
