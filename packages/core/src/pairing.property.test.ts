@@ -200,9 +200,7 @@ describe("D6 the pairing rule (property)", () => {
       fc.property(logs, ({ log, state }) => {
         expect(replay(log)).toEqual(state);
         // E3: call ids such as __proto__ survive a JSON round trip of the state.
-        const revived = JSON.parse(JSON.stringify(state)) as State;
-        expect(revived).toEqual(state);
-        expect(Object.keys(revived.answered).sort()).toEqual(Object.keys(state.answered).sort());
+        expect(JSON.parse(JSON.stringify(state))).toEqual(state);
         expect(new Set(state.enabled).size).toBe(state.enabled.length);
         expect([...state.enabled].sort()).toEqual(state.enabled);
       }),
