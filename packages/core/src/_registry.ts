@@ -1,5 +1,6 @@
 import { type HashDict, hget } from "./_hashDict.js";
-import { type Dict, get, has, setOwn } from "./_records.js";
+import { type Dict, get, setOwn } from "./_records.js";
+import { compareBytes } from "./compareBytes.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
 
 /**
@@ -18,12 +19,12 @@ export function ownersOf(
   while (i !== -1) {
     const key = publicName.slice(0, i);
     const ext = hget(extensions, key);
-    if (ext && !ext.exposeUnprefixed && has(ext.tools, publicName)) owners.push(key);
+    if (ext && !ext.exposeUnprefixed && findTool(ext, publicName)) owners.push(key);
     i = publicName.indexOf("__", i + 1);
   }
   for (const key of unprefixed) {
     const ext = hget(extensions, key);
-    if (ext && has(ext.tools, publicName)) owners.push(key);
+    if (ext && findTool(ext, publicName)) owners.push(key);
   }
   if (owners.length > 1) owners.sort();
   return owners;
@@ -34,11 +35,11 @@ export function winnerOf(state: State, publicName: string): RegisteredTool | und
   const collision = get(state.collisions, publicName);
   if (collision) {
     const ext = hget(state.extensions, collision[0]!);
-    return ext ? get(ext.tools, publicName) : undefined;
+    return ext ? findTool(ext, publicName) : undefined;
   }
   const owners = ownersOf(state.extensions, state.unprefixed, publicName);
   if (owners.length === 0) return undefined;
-  return get(hget(state.extensions, owners[0]!)!.tools, publicName);
+  return findTool(hget(state.extensions, owners[0]!)!, publicName);
 }
 
 /** Whether `tool` is the registry's entry for its public name (not a collision loser). */
@@ -75,4 +76,19 @@ export function updateCollisions(
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The extension's tool with this public name (binary search over its sorted tools). */
+export function findTool(ext: ExtensionState, publicName: string): RegisteredTool | undefined {
+  const tools = ext.tools;
+  let lo = 0;
+  let hi = tools.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareBytes(tools[mid]!.publicName, publicName);
+    if (c === 0) return tools[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }

@@ -1,5 +1,4 @@
-import { hget, hkeys } from "./_hashDict.js";
-import { get } from "./_records.js";
+import { hget, hhas, hkeys } from "./_hashDict.js";
 import { winnerOf } from "./_registry.js";
 import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
@@ -115,7 +114,7 @@ export function decide(state: State, command: Command): Decision {
           ...at,
           enabled: [...state.enabled],
           pending: state.pending.map((p) => ({ callId: p.callId, names: [...p.names] })),
-          answered: Object.keys(state.answered),
+          answered: hkeys(state.answered),
           anomalies: [...state.anomalies],
           anomalyCount: state.anomalyCount,
         },
@@ -131,7 +130,7 @@ export function decide(state: State, command: Command): Decision {
 
 /** D5: all-or-nothing validation against the model-visible tools of the current registry. */
 function decideEnable(state: State, callId: string, names: string[], at: { at?: string }): Decision {
-  if (state.pending.some((p) => p.callId === callId) || get(state.answered, callId)) {
+  if (state.pending.some((p) => p.callId === callId) || hhas(state.answered, callId)) {
     return rejected("DUPLICATE_CALL_ID", `call id ${JSON.stringify(callId)} was already used in this conversation; use a fresh call id`);
   }
   const request: ToolledgerEvent = { type: "EnableToolsRequested", v, ...at, callId, names: [...names] };

@@ -1,5 +1,5 @@
-import { hget, hremove, hset } from "./_hashDict.js";
-import { type Dict, get, set, setOwn } from "./_records.js";
+import { emptyHashDict, hfromKeys, hget, hhas, hkeys, hremove, hset } from "./_hashDict.js";
+import { setOwn } from "./_records.js";
 import { updateCollisions } from "./_registry.js";
 import { compareBytes } from "./compareBytes.js";
 import type {
@@ -84,8 +84,7 @@ function extensionAdded(state: State, e: ExtensionAdded): State {
     availableTools: e.availableTools,
     configFingerprint: e.configFingerprint,
     fetch: { status: "never", version: null, error: null },
-    tools: {},
-    toolNames: [],
+    tools: [],
     rejected: [],
     staleFetches: 0,
     lastStaleFetch: null,
@@ -116,8 +115,8 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
 
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
-  const tools: Record<string, RegisteredTool> = {};
-  const toolNames: string[] = [];
+  const tools: RegisteredTool[] = [];
+  const seen = new Set<string>();
   const rejected: RejectedTool[] = [];
   for (const raw of e.tools) {
     if (allowed && !allowed.has(raw.name)) continue;
@@ -130,7 +129,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       continue;
     }
     const publicName = ext.exposeUnprefixed ? raw.name : `${key}__${raw.name}`;
-    if (Object.hasOwn(tools, publicName)) {
+    if (seen.has(publicName)) {
       rejected.push({
         rawName: raw.name,
         reason: "duplicate",
@@ -138,15 +137,14 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       });
       continue;
     }
-    setOwn(tools, publicName, register(raw, publicName, key, state.ownerMetaKey));
-    toolNames.push(publicName);
+    seen.add(publicName);
+    tools.push(register(raw, publicName, key, state.ownerMetaKey));
   }
-  toolNames.sort(compareBytes);
+  tools.sort((a, b) => compareBytes(a.publicName, b.publicName));
   const next: ExtensionState = {
     ...ext,
     fetch: { status: "ok", version: e.startedAtVersion, error: null },
     tools,
-    toolNames,
     rejected,
   };
   return replaceExtension(state, key, ext, next, state.version);
@@ -161,8 +159,7 @@ function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
   const next: ExtensionState = {
     ...ext,
     fetch: { status: "failed", version: e.startedAtVersion, error: e.error },
-    tools: {},
-    toolNames: [],
+    tools: [],
     rejected: [],
   };
   return replaceExtension(state, key, ext, next, state.version);
@@ -198,7 +195,7 @@ function enableRequested(state: State, e: EnableToolsRequested): State {
 
 function enableResponded(state: State, e: EnableToolsResponded): State {
   const index = state.pending.findIndex((p) => p.callId === e.callId);
-  if (get(state.answered, e.callId)) {
+  if (hhas(state.answered, e.callId)) {
     // A call id is answered once: a later response adds nothing, even to a request that
     // reused the id (it ends that request, which no response can validly answer).
     const pending = index === -1 ? state.pending : state.pending.filter((_, i) => i !== index);
@@ -209,7 +206,7 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
   }
   const request = state.pending[index]!;
   const pending = state.pending.filter((_, i) => i !== index);
-  const answered = set(state.answered, e.callId, true as const);
+  const answered = hset(state.answered, e.callId, true as const);
   if (!e.ok) return withAnomaly({ ...state, pending, answered }, { kind: "failed_response", callId: e.callId });
   return { ...state, pending, answered, enabled: union(state.enabled, request.names) };
 }
@@ -225,13 +222,12 @@ function compacted(state: State, e: Compacted): State {
     e.pending.every(
       (p, i) => p.callId === pending[i]!.callId && sameStrings(p.names, pending[i]!.names),
     ) &&
-    sameStrings([...e.answered].sort(), Object.keys(state.answered).sort()) &&
+    sameStrings([...e.answered].sort(), hkeys(state.answered).sort()) &&
     e.anomalyCount === state.anomalyCount &&
     e.anomalies.length === anomalies.length &&
     e.anomalies.every((a, i) => a.kind === anomalies[i]!.kind && a.callId === anomalies[i]!.callId);
   if (unchanged) return state;
-  const answered: Record<string, true> = {};
-  for (const id of e.answered) setOwn(answered, id, true as const);
+  const answered = hfromKeys(e.answered, true as const);
   return {
     ...state,
     enabled,
@@ -244,10 +240,10 @@ function compacted(state: State, e: Compacted): State {
 
 /** D8: `/clear` empties the enabled set and pending requests; the registry is untouched. */
 function cleared(state: State): State {
-  if (state.enabled.length === 0 && state.pending.length === 0 && Object.keys(state.answered).length === 0) {
+  if (state.enabled.length === 0 && state.pending.length === 0 && state.answered.size === 0) {
     return state;
   }
-  return { ...state, enabled: [], pending: [], answered: {} };
+  return { ...state, enabled: [], pending: [], answered: emptyHashDict() };
 }
 
 function replaceExtension(
@@ -263,8 +259,9 @@ function replaceExtension(
   let unprefixed = state.unprefixed;
   if (wasUnprefixed && !isUnprefixed) unprefixed = unprefixed.filter((k) => k !== key);
   if (!wasUnprefixed && isUnprefixed) unprefixed = [...unprefixed, key].sort();
-  const touched = new Set<string>(before?.toolNames ?? []);
-  for (const name of after?.toolNames ?? []) touched.add(name);
+  const touched = new Set<string>();
+  for (const t of before?.tools ?? []) touched.add(t.publicName);
+  for (const t of after?.tools ?? []) touched.add(t.publicName);
   const collisions = updateCollisions(state.collisions, extensions, unprefixed, touched);
   return { ...state, version, extensions, unprefixed, collisions };
 }
@@ -318,4 +315,3 @@ function isJsonObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export type { Dict };

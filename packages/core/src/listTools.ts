@@ -1,5 +1,4 @@
 import { hget, hkeys } from "./_hashDict.js";
-import { get } from "./_records.js";
 import { isWinner } from "./_registry.js";
 import { compareBytes } from "./compareBytes.js";
 import { nameToKey } from "./nameToKey.js";
@@ -35,8 +34,7 @@ export function listTools(state: State, options: ListToolsOptions = {}): Registe
 export function extensionTools(state: State, ext: ExtensionState, includeHidden: boolean): RegisteredTool[] {
   if (ext.hidden && !includeHidden) return [];
   const out: RegisteredTool[] = [];
-  for (const name of ext.toolNames) {
-    const tool = get(ext.tools, name)!;
+  for (const tool of ext.tools) {
     if (isWinner(state, tool)) out.push(tool);
   }
   return out;

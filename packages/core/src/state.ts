@@ -46,10 +46,11 @@ export interface ExtensionState {
   availableTools: readonly string[];
   configFingerprint: string;
   fetch: FetchStatus;
-  /** Tools by public name (the first of a repeated name within this extension wins). */
-  tools: Dict<RegisteredTool>;
-  /** Public names of `tools`, byte-wise sorted. */
-  toolNames: readonly string[];
+  /**
+   * Registered tools, byte-wise sorted by public name (the first of a name the server
+   * repeated wins). Read one with `findTool`.
+   */
+  tools: readonly RegisteredTool[];
   rejected: readonly RejectedTool[];
   staleFetches: number;
   lastStaleFetch: { startedAtVersion: number; version: number } | null;
@@ -77,7 +78,7 @@ export interface State {
   /** Requests awaiting a response, in request order. */
   pending: readonly PendingRequest[];
   /** Call ids answered since the last clear. */
-  answered: Dict<true>;
+  answered: HashDict<true>;
   anomalies: readonly Anomaly[];
   anomalyCount: number;
   /** Well-formed events that referred to something absent (unknown extension, empty key). */
@@ -101,7 +102,7 @@ export function initialState(options: StateOptions = {}): State {
     deferral: { mode: "off", alwaysLoad: [] },
     enabled: [],
     pending: [],
-    answered: {},
+    answered: emptyHashDict(),
     anomalies: [],
     anomalyCount: 0,
     ignored: [],
