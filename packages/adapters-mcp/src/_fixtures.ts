@@ -84,7 +84,7 @@ export async function startHttpServer(): Promise<RunningHttpServer> {
       ...(headers ? { headers } : {}),
     }),
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGKILL");
       await exited;

@@ -23,9 +23,16 @@ export type AdapterErrorCode =
 /** Infrastructure failure of the adapters, checked by `code` (domain refusals are values). */
 export class AdapterError extends Error {
   readonly code: AdapterErrorCode;
-  constructor(code: AdapterErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** PROTOCOL_ERROR only: true when the server answered with a JSON-RPC error (it is alive). */
+  readonly serverAnswered: boolean;
+  constructor(
+    code: AdapterErrorCode,
+    message: string,
+    options?: { cause?: unknown; serverAnswered?: boolean },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AdapterError";
     this.code = code;
+    this.serverAnswered = options?.serverAnswered ?? false;
   }
 }

@@ -230,7 +230,7 @@ export class ExtensionConnection {
     return new AdapterError(
       "PROTOCOL_ERROR",
       `${method} to ${this.#who()} failed: ${messageOf(error)}`,
-      { cause: error },
+      { cause: error, serverAnswered: error instanceof McpError },
     );
   }
 
@@ -238,6 +238,11 @@ export class ExtensionConnection {
     if (this.#closed) return;
     this.#closed = true;
     if (!this.#ready || (this.#closing && this.#lostReason === null)) return;
+    if (this.#lostReason !== null) {
+      // abandon() already knows why; report before its close() resolves.
+      this.#onLost?.(this.#lostReason);
+      return;
+    }
     // Let the child's exit event land first so the reason carries the exit code.
     setImmediate(() => {
       this.#lostReason ??= `the server closed the connection${this.#exitText()}${this.#stderrText()}`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { shipped, waitFor } from "./_fixtures.js";
+import { shipped, startHttpServer, waitFor } from "./_fixtures.js";
 import { AdapterError } from "./adapterError.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
@@ -124,5 +124,30 @@ describe("faults stay contained (R9 ToolsFetchFailed, E3 diagnostics)", () => {
       s.addExtension(shipped("dead2", "faulty", ["--crash-on-start"])),
     ).rejects.toMatchObject({ code: "START_FAILED" });
     expect(s.listTools()).toHaveLength(2);
+  });
+
+  it("an HTTP server that goes away is found by the failed call's ping and reported", async () => {
+    const http = await startHttpServer();
+    try {
+      const s = await session();
+      await s.addExtensions([http.config("remote"), shipped("paged", "paged", ["--tools", "2"])]);
+      expect(await okText(s, "remote__echo", { value: "up" })).toBe("echo:up");
+      await http.stop();
+      const error = await s.callTool("remote__echo", { value: "down" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AdapterError);
+      await waitFor(
+        s.state$,
+        () => failures(s).length === 1,
+        "the lost HTTP server in the diagnostics",
+      );
+      expect(failures(s)[0]).toMatchObject({
+        extension: "remote",
+        error: expect.stringContaining("unreachable"),
+      });
+      expect(s.extensions().find((e) => e.key === "remote")?.status).toBe("disconnected");
+      expect(await okText(s, "paged__tool_001", { value: "v" })).toBe("tool_001:v");
+    } finally {
+      await http.stop();
+    }
   });
 });

@@ -447,7 +447,9 @@ export class ToolledgerSession {
       };
     } catch (error) {
       const e = asAdapterError(error);
-      if (e.code === "REQUEST_TIMEOUT") this.#track(this.#probe(connection, timeoutMs));
+      if (e.code === "REQUEST_TIMEOUT" || (e.code === "PROTOCOL_ERROR" && !e.serverAnswered)) {
+        this.#track(this.#probe(connection, e));
+      }
       throw e;
     }
   }
@@ -488,17 +490,22 @@ export class ToolledgerSession {
     };
   }
 
-  /** After a timed-out call: a server that cannot answer a ping is hung; record and drop it. */
-  async #probe(connection: ExtensionConnection, timeoutMs: number): Promise<void> {
-    const pingMs = Math.min(timeoutMs, this.#options.requestTimeoutMs);
+  /**
+   * After a call that timed out or failed in transport: a server that cannot answer a
+   * ping either is hung or gone (an HTTP server reports no close); record and drop it.
+   */
+  async #probe(connection: ExtensionConnection, cause: AdapterError): Promise<void> {
     try {
-      await connection.ping(pingMs);
+      await connection.ping(this.#options.requestTimeoutMs);
     } catch (error) {
+      // A stdio server that exited is reported by the loss handler.
+      if (connection.closed) return;
       const e = asAdapterError(error);
-      if (e.code !== "REQUEST_TIMEOUT") return; // lost or closed: the loss handler reports it
-      await connection.abandon(
-        `the server stopped responding (a call got no answer within ${timeoutMs} ms, then a ping none within ${pingMs} ms); it was stopped, reconnect it`,
-      );
+      const reason =
+        e.code === "REQUEST_TIMEOUT"
+          ? `the server stopped responding (${cause.message}; then a ping got no answer within ${this.#options.requestTimeoutMs} ms); it was stopped, reconnect it`
+          : `the server is unreachable (${cause.message}; then the ping failed: ${e.message}); reconnect it`;
+      await connection.abandon(reason);
     }
   }
 
