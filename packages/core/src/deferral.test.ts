@@ -124,6 +124,13 @@ describe("D2 always-load list", () => {
     expect(viewNames(h.state)).toContain("github__close_issue");
   });
 
+  it("D2 the always-load list matters only when deferral is on: no unknown_always_load while off", () => {
+    const h = world("off", ["github__close_issue"]);
+    expect(diagnostics(h.state).filter((d) => d.kind === "unknown_always_load")).toEqual([]);
+    h.run({ type: "ConfigureDeferral", mode: "lookup", alwaysLoad: ["github__close_issue"] });
+    expect(diagnostics(h.state).filter((d) => d.kind === "unknown_always_load")).toHaveLength(1);
+  });
+
   it("D2 entries naming hidden tools are reported as unknown (R8) and reveal nothing", () => {
     const h = world("lookup", ["_vault__token", "notes__read"]);
     const unknown = diagnostics(h.state).flatMap((d) =>

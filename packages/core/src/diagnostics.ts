@@ -61,8 +61,9 @@ export function diagnostics(state: State): Diagnostic[] {
   return out;
 }
 
-/** D2: always-load entries that name no current tool. */
+/** D2: always-load entries that name no current tool (none while deferral is off: the list does not matter then). */
 export function unknownAlwaysLoad(state: State): string[] {
+  if (state.deferral.mode === "off") return [];
   return state.deferral.alwaysLoad.filter((name) => {
     const tool = winnerOf(state, name);
     // A hidden tool counts as unknown: R8 keeps it out of what users and the model see.
