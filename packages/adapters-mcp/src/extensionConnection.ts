@@ -107,7 +107,9 @@ export class ExtensionConnection {
       await transport.close().catch(() => undefined);
       throw new AdapterError(
         "START_FAILED",
-        `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${messageOf(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+        connection.#redact(
+          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${messageOf(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+        ),
         { cause: error },
       );
     }
@@ -229,7 +231,7 @@ export class ExtensionConnection {
     }
     return new AdapterError(
       "PROTOCOL_ERROR",
-      `${method} to ${this.#who()} failed: ${messageOf(error)}`,
+      this.#redact(`${method} to ${this.#who()} failed: ${messageOf(error)}`),
       { cause: error, serverAnswered: error instanceof McpError },
     );
   }
@@ -245,7 +247,9 @@ export class ExtensionConnection {
     }
     // Let the child's exit event land first so the reason carries the exit code.
     setImmediate(() => {
-      this.#lostReason ??= `the server closed the connection${this.#exitText()}${this.#stderrText()}`;
+      this.#lostReason ??= this.#redact(
+        `the server closed the connection${this.#exitText()}${this.#stderrText()}`,
+      );
       this.#onLost?.(this.#lostReason);
     });
   }
@@ -257,6 +261,17 @@ export class ExtensionConnection {
     child?.once("exit", (code, signal) => {
       this.#exit = signal ? `signal ${signal}` : `code ${code}`;
     });
+  }
+
+  /** Env and header values never leave the adapter, even when a server prints them. */
+  #redact(text: string): string {
+    const secrets = Object.values(
+      (this.config.type === "stdio" ? this.config.env : this.config.headers) ?? {},
+    );
+    let out = text;
+    for (const secret of secrets)
+      if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
+    return out;
   }
 
   #appendStderr(text: string): void {

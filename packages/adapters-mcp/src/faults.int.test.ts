@@ -120,9 +120,15 @@ describe("faults stay contained (R9 ToolsFetchFailed, E3 diagnostics)", () => {
     expect(failures(s)).toMatchObject([
       { extension: "dead", error: expect.stringContaining("refusing to start") },
     ]);
-    await expect(
-      s.addExtension(shipped("dead2", "faulty", ["--crash-on-start"])),
-    ).rejects.toMatchObject({ code: "START_FAILED" });
+    const leaky = shipped("dead2", "faulty", ["--crash-on-start"], {
+      env: { FAULTY_TOKEN: "tok-very-secret" },
+    });
+    const thrown = await s.addExtension(leaky).catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ code: "START_FAILED" });
+    // The server printed its token to stderr: the message and the log carry it redacted (R6).
+    expect((thrown as AdapterError).message).toContain("token=[redacted]");
+    expect(JSON.stringify(s.state)).not.toContain("tok-very-secret");
+    expect(JSON.stringify(await s.store.readStream(s.streamId))).not.toContain("tok-very-secret");
     expect(s.listTools()).toHaveLength(2);
   });
 

@@ -15,7 +15,10 @@ import {
 } from "./_serve.js";
 
 if (hasFlag("crash-on-start")) {
-  process.stderr.write("faulty: refusing to start (--crash-on-start)\n");
+  // Prints its token, as careless servers do: the adapter must redact it.
+  process.stderr.write(
+    `faulty: refusing to start (--crash-on-start) token=${process.env.FAULTY_TOKEN ?? "none"}\n`,
+  );
   process.exit(2);
 }
 
