@@ -202,3 +202,65 @@ describe("bad input: each a clear EventStoreError naming the file (and the posit
     expect(error.message).toContain(file);
   });
 });
+
+describe("append input the SQLite file could not keep exactly", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: SqliteEventStore;
+  beforeEach(() => {
+    dir = tempDir();
+    store = SqliteEventStore.open(dir.file("input.db"), { durability: "normal" });
+  });
+  afterEach(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  it("an event id or stream id with a lone surrogate is INVALID_EVENT (UTF-8 text would change it and break retries)", async () => {
+    const [event] = sampleBatch("x", 1);
+    expect(await store.append("s", [event!, { ...event!, eventId: "bad\ud800id" }])).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_EVENT", index: 1, path: "eventId" },
+    });
+    expect(await store.append("s\udc00", [event!])).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_EVENT", path: "streamId" },
+    });
+    expect(await store.readAll()).toEqual([]);
+  });
+
+  it("non-ASCII ids and names round-trip, and their retry is idempotent", async () => {
+    const batch = [
+      {
+        eventId: "café-🚀-1",
+        event: {
+          type: "EnableToolsRequested" as const,
+          v: 1 as const,
+          callId: "ç",
+          names: ["client___🚀"],
+        },
+      },
+    ];
+    const first = await store.append("sessión 🚀", batch, "no_stream");
+    expect(await store.append("sessión 🚀", batch, "no_stream")).toEqual(first);
+    const [stored] = await store.readStream("sessión 🚀");
+    expect(stored).toMatchObject({
+      eventId: "café-🚀-1",
+      streamId: "sessión 🚀",
+      event: batch[0]!.event,
+    });
+  });
+
+  it("an event that JSON cannot represent is INVALID_EVENT, not a raw error", async () => {
+    const event = {
+      type: "ToolsFetched" as const,
+      v: 1 as const,
+      extension: "a",
+      startedAtVersion: 0,
+      tools: [{ name: "t", inputSchema: { big: 10n } }],
+    };
+    expect(await store.append("s", [{ eventId: "big", event }])).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_EVENT", index: 0 },
+    });
+  });
+});

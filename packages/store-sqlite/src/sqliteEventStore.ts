@@ -71,6 +71,9 @@ interface Prepared {
   rollback: Database.Statement;
 }
 
+/** In unicode mode a surrogate matches only when unpaired (paired ones form one code point). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /** Rows per multi-row INSERT statement (8 parameters each, well under SQLite's limit). */
 const INSERT_CHUNK = 16;
 
@@ -160,6 +163,13 @@ export class SqliteEventStore implements EventStore {
     expected: ExpectedVersion = "any",
   ): Promise<AppendResult> {
     this.#assertOpen();
+    if (LONE_SURROGATE.test(streamId)) {
+      return invalid(
+        0,
+        "streamId",
+        `the stream id ${JSON.stringify(streamId)} is not a well-formed string`,
+      );
+    }
     const batch = prepareBatch(events);
     if (!("ids" in batch)) return batch;
     try {
@@ -564,9 +574,19 @@ function prepareBatch(events: readonly EventToAppend[]): PreparedBatch | AppendR
         );
       }
     }
+    // SQLite stores text as UTF-8: a lone surrogate would come back changed and break retries.
+    if (typeof e.eventId !== "string" || LONE_SURROGATE.test(e.eventId)) {
+      return invalid(index, "eventId", `event ${index}: the event id must be a well-formed string`);
+    }
+    let data: string;
+    try {
+      data = JSON.stringify(result.event);
+    } catch (error) {
+      return invalid(index, "", `event ${index} (${e.eventId}): not JSON: ${String(error)}`);
+    }
     batch.ids[index] = e.eventId;
     batch.types[index] = result.event.type;
-    batch.data[index] = JSON.stringify(result.event);
+    batch.data[index] = data;
     batch.metadata[index] = metadata;
     if (seen) {
       if (seen.has(e.eventId)) batch.repeatedId ??= e.eventId;
