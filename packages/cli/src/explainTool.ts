@@ -8,7 +8,7 @@ import {
   type State,
 } from "@toolledger/core";
 import type { LogEntry } from "./logEntry.js";
-import { extensionKeys, getExtension } from "./stateExtensions.js";
+import { extensionKeys, getExtension, toolOf } from "./stateExtensions.js";
 
 export type ToolStatus =
   | "eager"
@@ -167,7 +167,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
   // Not in the registry: a collision loser, filtered, rejected, removed, or never seen.
   for (const key of extensionKeys(state)) {
     const ext = getExtension(state, key)!;
-    const t = Object.hasOwn(ext.tools, publicName) ? ext.tools[publicName] : undefined;
+    const t = toolOf(ext, publicName);
     if (!t) continue;
     const owners = state.collisions[publicName] ?? [];
     const winner = owners[0] ?? "another extension";

@@ -7,7 +7,7 @@ import {
   type ToolledgerEvent,
 } from "@toolledger/core";
 import type { LogEntry } from "./logEntry.js";
-import { extensionKeys, getExtension } from "./stateExtensions.js";
+import { extensionKeys, getExtension, toolOf, toolsOf } from "./stateExtensions.js";
 
 /** What one event changed, in terms a user reads (E3). */
 export type Change =
@@ -100,7 +100,7 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
         replaced: false,
       });
     } else if (a && !b) {
-      changes.push({ kind: "extension_removed", extension: key, toolsDropped: a.toolNames.length });
+      changes.push({ kind: "extension_removed", extension: key, toolsDropped: toolsOf(a).length });
     } else if (a && b && event.type === "ExtensionAdded") {
       changes.push({
         kind: "extension_added",
@@ -118,8 +118,12 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       changes.push({ kind: "fetch_failed", extension: key, error: b.fetch.error ?? "" });
     }
     if (a && b) toolChanges(key, a, b, changes);
-    else if (b && b.toolNames.length > 0)
-      changes.push({ kind: "tools_added", extension: key, names: [...b.toolNames] });
+    else if (b && toolsOf(b).length > 0)
+      changes.push({
+        kind: "tools_added",
+        extension: key,
+        names: toolsOf(b).map((t) => t.publicName),
+      });
     if (b && b.rejected !== a?.rejected && b.rejected.length > 0) {
       changes.push({
         kind: "tools_rejected",
@@ -208,7 +212,7 @@ function withRenames(
     const names = known.get(c.extension) ?? new Map<string, string>();
     const added: string[] = [];
     for (const name of c.names) {
-      const raw = ext ? own(ext.tools, name)?.rawName : undefined;
+      const raw = ext ? toolOf(ext, name)?.rawName : undefined;
       const old = raw === undefined ? undefined : names.get(raw);
       if (raw !== undefined && old !== undefined && old !== name) {
         out.push({
@@ -229,10 +233,7 @@ function withRenames(
     const ext = getExtension(after, c.extension);
     if (!ext) continue;
     const names = new Map<string, string>();
-    for (const name of ext.toolNames) {
-      const t = own(ext.tools, name);
-      if (t) names.set(t.rawName, name);
-    }
+    for (const t of toolsOf(ext)) names.set(t.rawName, t.publicName);
     known.set(c.extension, names);
   }
   return out;
@@ -242,10 +243,7 @@ function toolChanges(key: string, a: ExtensionState, b: ExtensionState, out: Cha
   if (a.tools === b.tools) return;
   const rawOf = (ext: ExtensionState) => {
     const m = new Map<string, string>();
-    for (const name of ext.toolNames) {
-      const t = own(ext.tools, name);
-      if (t) m.set(t.rawName, name);
-    }
+    for (const t of toolsOf(ext)) m.set(t.rawName, t.publicName);
     return m;
   };
   const beforeRaw = rawOf(a);

@@ -7,7 +7,7 @@ import {
   staleExtensions,
 } from "@toolledger/core";
 import { formatTable } from "./formatTable.js";
-import { extensionKeys, getExtension } from "./stateExtensions.js";
+import { extensionKeys, getExtension, toolsOf } from "./stateExtensions.js";
 import type { Style } from "./style.js";
 
 export interface StateSummary {
@@ -43,7 +43,7 @@ export function summarizeState(state: State): StateSummary {
         kind: e.kind,
         hidden: e.hidden,
         fetch: e.fetch.status,
-        tools: e.toolNames.length,
+        tools: toolsOf(e).length,
         stale: stale.has(key),
       };
     }),

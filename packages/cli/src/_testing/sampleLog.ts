@@ -94,5 +94,5 @@ export function sampleLog(): { entries: LogEntry[]; state: State } {
 }
 
 export function toJsonl(entries: readonly LogEntry[]): string {
-  return entries.map((e) => JSON.stringify(e.event)).join("\n") + "\n";
+  return `${entries.map((e) => JSON.stringify(e.event)).join("\n")}\n`;
 }

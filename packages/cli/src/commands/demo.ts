@@ -10,15 +10,7 @@ import {
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
-import {
-  booleanOption,
-  type CommandSpec,
-  DB_OPTION,
-  JSON_OPTION,
-  parseCommandArgs,
-  renderHelp,
-  stringOption,
-} from "../commandSpec.js";
+import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";

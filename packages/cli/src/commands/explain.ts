@@ -1,15 +1,5 @@
 import { CliError, usageError } from "../cliError.js";
-import {
-  booleanOption,
-  CONFIG_OPTION,
-  type CommandSpec,
-  DB_OPTION,
-  DEFERRAL_OPTIONS,
-  JSON_OPTION,
-  parseCommandArgs,
-  renderHelp,
-  stringOption,
-} from "../commandSpec.js";
+import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";

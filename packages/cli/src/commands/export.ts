@@ -1,13 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  booleanOption,
-  type CommandSpec,
-  DB_OPTION,
-  parseCommandArgs,
-  renderHelp,
-  stringOption,
-} from "../commandSpec.js";
+import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";

@@ -1,15 +1,7 @@
 import { resolve } from "node:path";
 import type { EventToAppend } from "@toolledger/core";
 import { CliError } from "../cliError.js";
-import {
-  booleanOption,
-  type CommandSpec,
-  DB_OPTION,
-  JSON_OPTION,
-  parseCommandArgs,
-  renderHelp,
-  stringOption,
-} from "../commandSpec.js";
+import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";

@@ -2,10 +2,7 @@ import { initialState, type State } from "@toolledger/core";
 import { usageError } from "../cliError.js";
 import {
   booleanOption,
-  type CommandSpec,
-  DB_OPTION,
   integerOption,
-  JSON_OPTION,
   parseCommandArgs,
   renderHelp,
   stringOption,

@@ -2,10 +2,6 @@ import type { Readable, Writable } from "node:stream";
 import { type Gateway, serveGatewayHttp, serveGatewayStdio } from "@toolledger/adapters-mcp";
 import {
   booleanOption,
-  CONFIG_OPTION,
-  type CommandSpec,
-  DB_OPTION,
-  DEFERRAL_OPTIONS,
   integerOption,
   parseCommandArgs,
   renderHelp,

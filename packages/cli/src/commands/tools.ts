@@ -1,15 +1,6 @@
 import { classifyTool, diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
-import {
-  booleanOption,
-  CONFIG_OPTION,
-  type CommandSpec,
-  DEFERRAL_OPTIONS,
-  JSON_OPTION,
-  parseCommandArgs,
-  renderHelp,
-  stringOption,
-} from "../commandSpec.js";
+import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
