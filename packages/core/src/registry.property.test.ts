@@ -169,7 +169,7 @@ describe("registry laws (E2, R1–R13)", () => {
         const state = replay(events);
         for (const x of listExtensions(state)) {
           const key = x.key;
-          const same = { type: "ExtensionAdded", v, name: x.name, kind: x.kind, exposeUnprefixed: x.exposeUnprefixed, availableTools: [...x.availableTools], configFingerprint: x.configFingerprint } as const;
+          const same = { type: "ExtensionAdded", v, name: x.name, kind: x.kind, exposeUnprefixed: x.exposeUnprefixed, availableTools: [...x.availableTools], configFingerprint: x.configFingerprint } satisfies Omit<ToolledgerEvent & { type: "ExtensionAdded" }, "hidden">;
           // The stored flag is effective hiddenness; a `_` key is hidden whichever flag it was added with.
           const flags = key.startsWith("_") ? [false, true] : [x.hidden];
           for (const hidden of flags) expect(evolve(state, { ...same, hidden })).toBe(state);

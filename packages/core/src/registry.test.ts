@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { host, tool } from "./_fixtures.test-helpers.js";
 import { decide } from "./decide.js";
 import { diagnostics } from "./diagnostics.js";
-import { EVENT_SCHEMA_VERSION as v } from "./events.js";
+import { type ToolledgerEvent, EVENT_SCHEMA_VERSION as v } from "./events.js";
 import { evolve } from "./evolve.js";
 import { getExtension, listExtensions } from "./extensions.js";
 import { listTools } from "./listTools.js";
@@ -95,7 +95,7 @@ describe("R6–R8 extensions", () => {
     const before = h.state;
     const d = decide(before, { type: "AddExtension", name: "github", kind: "stdio", configFingerprint: "fp:github" });
     expect(d).toEqual({ ok: true, events: [] });
-    const event = { type: "ExtensionAdded", v, name: "github", kind: "stdio", exposeUnprefixed: false, hidden: false, availableTools: [], configFingerprint: "fp:github" } as const;
+    const event = { type: "ExtensionAdded", v, name: "github", kind: "stdio", exposeUnprefixed: false, hidden: false, availableTools: [], configFingerprint: "fp:github" } satisfies ToolledgerEvent;
     expect(evolve(before, event)).toBe(before);
   });
 
