@@ -1,4 +1,5 @@
 import { hget, hvalues } from "./_hashDict.js";
+import { findTool } from "./_registry.js";
 import { nameToKey } from "./nameToKey.js";
 import type { ExtensionState, State } from "./state.js";
 
@@ -11,3 +12,6 @@ export function getExtension(state: State, nameOrKey: string): ExtensionState | 
 export function listExtensions(state: State): ExtensionState[] {
   return hvalues(state.extensions).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
+
+/** One extension's registered tool by public name (collision losers included). */
+export { findTool };

@@ -71,7 +71,7 @@ export {
   ToolsInvalidatedSchema,
 } from "./events.js";
 export { evolve } from "./evolve.js";
-export { getExtension, listExtensions } from "./extensions.js";
+export { findTool, getExtension, listExtensions } from "./extensions.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
