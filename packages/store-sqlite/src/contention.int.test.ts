@@ -12,8 +12,7 @@ describe("contention: several processes append to one stream with exact versions
 
   it("has exactly one winner per version; every loser gets VERSION_CONFLICT; no raw SQLite error escapes", async () => {
     const file = dir.file("race.db");
-    // Created first, so the workers race on appends, not on the migration.
-    await SqliteEventStore.open(file).close();
+    // Not created first: the workers also race to create and migrate the file.
     const children = Array.from({ length: WORKERS }, (_, i) =>
       spawnWorker(["contend", file, String(i), String(VERSIONS)]),
     );

@@ -17,5 +17,6 @@ export {
   type SessionSummary,
   SqliteEventStore,
   type SqliteEventStoreOptions,
+  type StoreSettings,
 } from "./sqliteEventStore.js";
 export { type SubscribeOptions, subscribe } from "./subscribe.js";

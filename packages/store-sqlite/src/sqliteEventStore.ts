@@ -38,6 +38,15 @@ export interface SqliteEventStoreOptions {
   now?: () => Date;
 }
 
+/** What `settings()` reports. */
+export interface StoreSettings {
+  journalMode: string;
+  /** `"FULL"` or `"NORMAL"` (see Durability). */
+  synchronous: string;
+  busyTimeoutMs: number;
+  schemaVersion: number;
+}
+
 /** One stream (session) of the store, as listed by `listSessions`. */
 export interface SessionSummary {
   sessionId: string;
@@ -471,6 +480,23 @@ export class SqliteEventStore implements EventStore {
       "reading the enable history",
     );
     return auditEnables(events, filter);
+  }
+
+  /** The connection's effective settings, read back from SQLite (for diagnostics). */
+  settings(): StoreSettings {
+    this.#assertOpen();
+    try {
+      const synchronous = this.#db.pragma("synchronous", { simple: true }) as number;
+      return {
+        journalMode: String(this.#db.pragma("journal_mode", { simple: true })),
+        synchronous:
+          (["OFF", "NORMAL", "FULL", "EXTRA"] as const)[synchronous] ?? String(synchronous),
+        busyTimeoutMs: this.#db.pragma("busy_timeout", { simple: true }) as number,
+        schemaVersion: this.#db.pragma("user_version", { simple: true }) as number,
+      };
+    } catch (error) {
+      throw toStoreError(error, this.file, "reading the settings");
+    }
   }
 
   /** Follows the log as other processes append to it; see `subscribe`. */
