@@ -36,12 +36,22 @@ export async function hostMcpOverHttp(
 ): Promise<HttpHost> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
+  const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
+  const allowedHosts = new Set<string>();
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const report =
     options.onError ??
     ((error: Error) => process.stderr.write(`mcp http host: ${error.message}\n`));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // DNS rebinding: a web page must not reach a loopback gateway through a name it controls.
+    if (loopback && !allowedHosts.has(req.headers.host ?? "")) {
+      return reply(
+        res,
+        403,
+        `host ${JSON.stringify(req.headers.host ?? "")} is not allowed; use ${[...allowedHosts][0]}`,
+      );
+    }
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== path)
       return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
@@ -86,6 +96,7 @@ export async function hostMcpOverHttp(
     });
   });
   const { port } = http.address() as AddressInfo;
+  for (const name of ["127.0.0.1", "localhost", "[::1]"]) allowedHosts.add(`${name}:${port}`);
   return {
     url: new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`),
     get sessionCount() {

@@ -216,3 +216,46 @@ describe("gateway over stdio (toolledger-gateway)", () => {
     expect(stderr).toBe("");
   });
 });
+
+describe("gateway over HTTP: loopback only", () => {
+  it("refuses a request whose Host header is not the loopback address (DNS rebinding)", async () => {
+    const session = await openSession();
+    const gateway = await serveGatewayHttp(session);
+    try {
+      const init = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "x", version: "1" },
+        },
+      };
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      };
+      const { request } = await import("node:http");
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          gateway.url,
+          { method: "POST", headers: { ...headers, host: `evil.example:${gateway.url.port}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify(init));
+      });
+      expect(status).toBe(403);
+      const ok = await fetch(gateway.url, { method: "POST", headers, body: JSON.stringify(init) });
+      expect(ok.status).toBe(200);
+      await ok.body?.cancel();
+    } finally {
+      await gateway.close();
+      await session.close();
+    }
+  });
+});
