@@ -474,12 +474,19 @@ export class SqliteEventStore implements EventStore {
         ? `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where} ORDER BY global_position`
         : `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND ${where} ORDER BY stream_position`;
     const params = filter.sessionId === undefined ? [] : [filter.sessionId];
-    const events = this.#rows(
-      this.#db.prepare<unknown[], EventRow>(sql),
-      params,
-      "reading the enable history",
-    );
-    return auditEnables(events, filter);
+    const file = this.file;
+    const db = this.#db;
+    // Streamed in one read transaction: memory grows with the requests, not with the log.
+    function* events(): Generator<StoredEvent> {
+      for (const row of db.prepare<unknown[], EventRow>(sql).iterate(...params)) {
+        yield eventFromRow(row, file);
+      }
+    }
+    try {
+      return db.transaction(() => auditEnables(events(), filter))();
+    } catch (error) {
+      throw toStoreError(error, file, "reading the enable history");
+    }
   }
 
   /** The connection's effective settings, read back from SQLite (for diagnostics). */
