@@ -294,6 +294,23 @@ describe("tools", () => {
     expect(one.stdout).not.toContain("notes__");
   }, 60_000);
 
+  test("explain --config explains the live registry of the configured servers", async () => {
+    const dir = tempDir();
+    const config = exampleConfig(dir);
+    const r = await runCli(
+      ["explain", "notes.add_note", "--config", config, "--deferral", "lookup", "--json"],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(0);
+    const e = JSON.parse(r.stdout) as {
+      publicName: string;
+      status: string;
+      reasons: { rule: string }[];
+    };
+    expect(e).toMatchObject({ publicName: "notes__add_note", status: "deferred" });
+    expect(e.reasons.map((x) => x.rule)).toEqual(["R13", "R1/R3", "D4"]);
+  }, 60_000);
+
   test("a server that fails to start names its command and stderr tail, exit 6, the others still listed", async () => {
     const dir = tempDir();
     const config = exampleConfig(dir, {
