@@ -7,6 +7,13 @@ import { testDeps } from "./_testing/testDeps.js";
 import { EXIT } from "./exitCodes.js";
 import { run } from "./run.js";
 
+const ESC = String.fromCharCode(27);
+const stripAnsi = (text: string) =>
+  text
+    .split(ESC)
+    .map((part, i) => (i === 0 ? part : part.replace(/^\[\d+m/, "")))
+    .join("");
+
 describe("terminal behaviour", () => {
   test("colours on a terminal, none with NO_COLOR, none when piped", async () => {
     const tty = testDeps({ tty: true });
