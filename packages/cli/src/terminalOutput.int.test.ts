@@ -27,9 +27,7 @@ describe("terminal behaviour", () => {
     const piped = testDeps();
     await run(["replay", file], piped.deps);
     expect(piped.stdout()).not.toContain("\u001b[");
-    expect(piped.stdout().replaceAll(/\u001b\[\d+m/g, "")).toBe(
-      tty.stdout().replaceAll(/\u001b\[\d+m/g, ""),
-    );
+    expect(piped.stdout()).toBe(stripAnsi(tty.stdout()));
   });
 
   test("errors are coloured on a terminal stderr only", async () => {
