@@ -15,8 +15,8 @@ function event(seed: string) {
 }
 
 /** Appends numbered batches (sizes 1–4) and reports each acknowledged one on stdout. */
-async function crash(prefix: string): Promise<void> {
-  const store = SqliteEventStore.open(file!, { durability: "full" });
+async function crash(prefix: string, durability: "full" | "normal"): Promise<void> {
+  const store = SqliteEventStore.open(file!, { durability });
   process.stdout.write("ready\n");
   for (let n = 0; ; n++) {
     const size = 1 + (n % 4);
@@ -56,9 +56,9 @@ async function contend(worker: string, versions: number): Promise<void> {
   process.stdin.destroy();
 }
 
-if (mode === "crash") await crash(rest[0]!);
+if (mode === "crash") await crash(rest[0]!, rest[1] === "normal" ? "normal" : "full");
 else if (mode === "contend") await contend(rest[0]!, Number(rest[1]));
 else
   throw new Error(
-    `usage: _storeWorker.js crash <file> <prefix> | contend <file> <worker> <versions>`,
+    `usage: _storeWorker.js crash <file> <prefix> [full|normal] | contend <file> <worker> <versions>`,
   );

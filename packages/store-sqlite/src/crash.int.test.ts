@@ -15,7 +15,8 @@ describe("crash: a writer killed with SIGKILL at random moments", () => {
     const acknowledged = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round++) {
       const prefix = `r${round}`;
-      const child = spawnWorker(["crash", file, prefix]);
+      // Both settings promise to survive a killed process (README, Durability).
+      const child = spawnWorker(["crash", file, prefix, round % 2 === 0 ? "full" : "normal"]);
       let acks = -1;
       let markReady: () => void = () => {};
       const ready = new Promise<void>((resolve) => {
