@@ -104,6 +104,7 @@ export class ExtensionConnection {
       await client.connect(transport, { timeout: options.connectTimeoutMs ?? 30_000 });
     } catch (error) {
       connection.#closing = true;
+      // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
       throw new AdapterError(
         "START_FAILED",

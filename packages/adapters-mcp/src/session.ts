@@ -652,6 +652,7 @@ export class ToolledgerSession {
       if (this.#finished) throw new AdapterError("SESSION_CLOSED", "the session is closed");
       return run();
     });
+    // The caller gets the failure through `next`; the queue only needs to move on.
     this.#queue = next.catch(() => undefined);
     return next;
   }
