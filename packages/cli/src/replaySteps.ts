@@ -86,7 +86,10 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
   }
   if (before === after) return changes.length > 0 ? changes : [{ kind: "no_change" }];
   // Conversation events leave the extensions object as it was: skip the per-extension diff.
-  const keys = before.extensions === after.extensions ? new Set<string>() : new Set([...extensionKeys(before), ...extensionKeys(after)]);
+  const keys =
+    before.extensions === after.extensions
+      ? new Set<string>()
+      : new Set([...extensionKeys(before), ...extensionKeys(after)]);
   for (const key of [...keys].sort()) {
     const a = getExtension(before, key);
     const b = getExtension(after, key);
