@@ -82,3 +82,30 @@ export function toolName(i: number): string {
 export function isAppOnlyTool(i: number): boolean {
   return i % 25 === 24;
 }
+
+/** Arguments that satisfy a `makeTools` tool's input schema (every property set). */
+export function exampleArgs(tool: McpTool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties: Record<string, { type: string }> };
+  const args: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    args[name] =
+      prop.type === "integer"
+        ? 7
+        : prop.type === "boolean"
+          ? false
+          : prop.type === "array"
+            ? ["bench"]
+            : "bench";
+  }
+  return args;
+}
+
+/** Raw names and valid arguments of the first 24 tools of upstream server `index`. */
+export function callPlan(
+  index: number,
+  count: number,
+): { name: string; args: Record<string, unknown> }[] {
+  return makeTools(index, count)
+    .slice(0, 24)
+    .map((t) => ({ name: t.name, args: exampleArgs(t) }));
+}

@@ -7,12 +7,15 @@ import { fileURLToPath } from "node:url";
 import { type BenchResult, errorLine, notRun } from "./benchResult.js";
 import { costPerEvent } from "./costPerEvent.js";
 import { formatTable } from "./formatTable.js";
+import { gatewayOverhead } from "./gatewayOverhead.js";
+import { peers } from "./peers.js";
 import { queries } from "./queries.js";
 import { registryHeap } from "./registryHeap.js";
 import { replayRss } from "./replayRss.js";
 import { replayThroughput } from "./replayThroughput.js";
 import { sessionLogOptions } from "./sessionLog.js";
 import { sessionLogFile } from "./sessionLogFile.js";
+import { appendWorkload, sqliteAppendLoad } from "./sqliteAppendLoad.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
 const args = new Map(
@@ -65,7 +68,13 @@ if (needLog) {
   );
 }
 await step("1", "replay throughput", () => replayThroughput(sessionLog!, rounds));
-await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 2));
+await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 1));
+
+const needAppend = !only || only.includes("4") || only.includes("6");
+const workload = needAppend ? appendWorkload() : [];
+await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
+await step("5", "gateway overhead", () => gatewayOverhead());
+await step("6", "peers", () => peers(workload, 2));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

@@ -1,0 +1,107 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
+import { callPlan } from "./makeTools.js";
+import { alternateBlocks, gatewayScript, stdioClient, upstreamArgs } from "./mcpClients.js";
+import { scratchDir } from "./scratchDir.js";
+import { percentile } from "./stats.js";
+
+export const SERVERS = 5;
+export const TOOLS_PER_SERVER = 100;
+
+/** A gateway config file aggregating `servers` upstream servers, deferral off. */
+export function writeGatewayConfig(dir: string, servers: number): string {
+  const file = join(dir, `gateway-${servers}.json`);
+  const extensions = Array.from({ length: servers }, (_, i) => ({
+    type: "stdio",
+    name: `upstream${i}`,
+    command: process.execPath,
+    args: upstreamArgs(i, TOOLS_PER_SERVER),
+  }));
+  writeFileSync(file, JSON.stringify({ extensions, deferral: { mode: "off", alwaysLoad: [] } }));
+  return file;
+}
+
+const plan = callPlan(0, TOOLS_PER_SERVER);
+
+/**
+ * Benchmark 5: 1,000 sequential tools/call through the gateway (stdio) against the same calls
+ * straight to the same upstream stdio server; and tools/list of 5 servers of 100 tools through
+ * the gateway against listing the 5 servers directly (in parallel).
+ */
+export async function gatewayOverhead(): Promise<BenchResult[]> {
+  const callName = "1,000 sequential tools/call, gateway (stdio) vs direct";
+  const listName = "tools/list, 5 servers × 100 tools, gateway vs direct";
+  let gateway: string;
+  try {
+    gateway = gatewayScript();
+  } catch (error) {
+    const why = `@toolledger/adapters-mcp gateway not found: ${errorLine(error)}`;
+    return [notRun("5a", callName, "direct", why), notRun("5b", listName, "direct", why)];
+  }
+  const tmp = scratchDir("gateway");
+  const clients: Client[] = [];
+  const open = async (args: string[]) => {
+    const c = await stdioClient(args);
+    clients.push(c);
+    return c;
+  };
+  try {
+    const one = await open([gateway, writeGatewayConfig(tmp.dir, 1)]);
+    const direct = await open(upstreamArgs(0, TOOLS_PER_SERVER));
+    const viaGateway = (i: number) => {
+      const c = plan[i % plan.length]!;
+      return one.callTool({ name: `upstream0__${c.name}`, arguments: c.args });
+    };
+    const straight = (i: number) => {
+      const c = plan[i % plan.length]!;
+      return direct.callTool({ name: c.name, arguments: c.args });
+    };
+    const check = (await viaGateway(0)) as { isError?: boolean; content: unknown };
+    if (check.isError) throw new Error(`gateway call failed: ${JSON.stringify(check.content)}`);
+    await alternateBlocks(100, 50, viaGateway, straight);
+    const calls = await alternateBlocks(1000, 50, viaGateway, straight);
+
+    const five = await open([gateway, writeGatewayConfig(tmp.dir, SERVERS)]);
+    const directs = await Promise.all(
+      Array.from({ length: SERVERS }, (_, i) => open(upstreamArgs(i, TOOLS_PER_SERVER))),
+    );
+    const listed = (await five.listTools()).tools.length;
+    // D3: app-only tools (1 in 25) are not in the model view.
+    const expected = SERVERS * (TOOLS_PER_SERVER - TOOLS_PER_SERVER / 25);
+    if (listed !== expected) throw new Error(`gateway lists ${listed} tools, expected ${expected}`);
+    const gatewayList = () => five.listTools();
+    const directList = () => Promise.all(directs.map((c) => c.listTools()));
+    await alternateBlocks(10, 5, gatewayList, directList);
+    const lists = await alternateBlocks(100, 10, gatewayList, directList);
+
+    return [
+      measured({
+        id: "5a",
+        name: callName,
+        unit: "ms p50",
+        toolledger: percentile(calls.a, 50),
+        baseline: percentile(calls.b, 50),
+        baselineName: "SDK client straight to the upstream",
+        target: { op: "<=", value: 1.3 },
+        note: `p99 ${percentile(calls.a, 99).toFixed(2)} vs ${percentile(calls.b, 99).toFixed(2)} ms; alternating blocks of 50`,
+        details: { p90: [percentile(calls.a, 90), percentile(calls.b, 90)], n: calls.a.length },
+      }),
+      measured({
+        id: "5b",
+        name: listName,
+        unit: "ms p50",
+        toolledger: percentile(lists.a, 50),
+        baseline: percentile(lists.b, 50),
+        baselineName: "5 SDK clients listing in parallel",
+        target: { op: "<=", value: 1.3 },
+        note: `p99 ${percentile(lists.a, 99).toFixed(2)} vs ${percentile(lists.b, 99).toFixed(2)} ms; gateway serves its registry`,
+        details: { n: lists.a.length },
+      }),
+    ];
+  } finally {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    tmp.remove();
+  }
+}

@@ -1,0 +1,80 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+export const UPSTREAM_SCRIPT = fileURLToPath(new URL("./upstreamServer.js", import.meta.url));
+
+/** The built `toolledger-gateway` binary of @toolledger/adapters-mcp. */
+export function gatewayScript(): string {
+  return join(
+    dirname(fileURLToPath(import.meta.resolve("@toolledger/adapters-mcp"))),
+    "gatewayMain.js",
+  );
+}
+
+/** Args that start upstream server `index` with `count` tools. */
+export function upstreamArgs(index: number, count: number): string[] {
+  return [UPSTREAM_SCRIPT, String(index), String(count)];
+}
+
+/** An SDK client connected to a stdio server started with this Node. */
+export async function stdioClient(args: string[]): Promise<Client> {
+  const client = new Client({ name: "toolledger-bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" }),
+  );
+  return client;
+}
+
+/** An SDK client connected over streamable HTTP. */
+export async function httpClient(url: string): Promise<Client> {
+  const client = new Client({ name: "toolledger-bench", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** Latencies (ms) of `n` sequential calls of `fn`. */
+export async function latencies(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/**
+ * Runs `a` and `b` in alternating blocks (order flipped every block) until each has made
+ * `total` calls; returns every latency of each side.
+ */
+export async function alternateBlocks(
+  total: number,
+  block: number,
+  a: (i: number) => Promise<unknown>,
+  b: (i: number) => Promise<unknown>,
+): Promise<{ a: number[]; b: number[] }> {
+  const la: number[] = [];
+  const lb: number[] = [];
+  for (let k = 0; la.length < total; k++) {
+    const n = Math.min(block, total - la.length);
+    if (k % 2 === 0) {
+      la.push(...(await latencies(n, a)));
+      lb.push(...(await latencies(n, b)));
+    } else {
+      lb.push(...(await latencies(n, b)));
+      la.push(...(await latencies(n, a)));
+    }
+  }
+  return { a: la, b: lb };
+}
+
+/** An SDK client connected over the legacy HTTP+SSE transport (GET for events, POST for messages). */
+export async function sseClient(url: string): Promise<Client> {
+  const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+  const client = new Client({ name: "toolledger-bench", version: "1.0.0" });
+  await client.connect(new SSEClientTransport(new URL(url)));
+  return client;
+}
