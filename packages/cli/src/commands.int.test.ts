@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { PassThrough } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
 import { testDeps } from "./_testing/testDeps.js";
@@ -41,6 +42,14 @@ describe("import, sessions, replay, export, audit, explain on a real database", 
     );
     expect(again.stderr()).toContain('session "s1" already exists');
     expect(again.stderr()).toContain("--session <id>");
+  });
+
+  test("import - reads standard input", async () => {
+    const t = setup();
+    const input = t.deps.stdio.input as PassThrough;
+    input.end(readFileSync(t.log, "utf8"));
+    expect(await run(["import", "-", "--session", "piped", "--db", t.db], t.deps)).toBe(EXIT.ok);
+    expect(t.stderr()).toContain("imported 28 events from <stdin> as session piped");
   });
 
   test("replay --json: one object per step; --to: the state at that position", async () => {

@@ -51,10 +51,29 @@ export function toCliError(error: unknown): CliError {
         });
       }
     }
+    if (
+      /Could not locate the bindings file|better_sqlite3\.node|NODE_MODULE_VERSION/.test(
+        error.message,
+      ) ||
+      code === "ERR_DLOPEN_FAILED"
+    ) {
+      return new CliError(
+        "internal",
+        `the SQLite driver's native module cannot be loaded: ${firstLine(error.message)}`,
+        {
+          cause: error,
+          hint: "run `pnpm install` at the workspace root to build better-sqlite3 for this Node version",
+        },
+      );
+    }
     return new CliError("internal", `unexpected error: ${error.message}`, {
       cause: error,
       hint: "this is a bug in toolledger; rerun with TOOLLEDGER_DEBUG=1 for the stack and report it",
     });
   }
   return new CliError("internal", `unexpected error: ${String(error)}`);
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? text;
 }

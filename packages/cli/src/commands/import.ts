@@ -8,7 +8,7 @@ import { EXIT } from "../exitCodes.js";
 import { newEventId, newSessionId } from "../newIds.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
-import { readJsonl } from "../readJsonl.js";
+import { parseJsonl, readJsonl } from "../readJsonl.js";
 import { importSpec } from "./importSpec.js";
 
 export async function importCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -18,8 +18,10 @@ export async function importCommand(args: readonly string[], deps: Deps): Promis
     o.data(renderHelp(importSpec, o.out.bold));
     return EXIT.ok;
   }
-  const file = resolve(deps.cwd, parsed.positionals[0]!);
-  const log = readJsonl(file);
+  const source = parsed.positionals[0]!;
+  // `-` reads standard input, so `toolledger export s | toolledger import - --db other.db` works.
+  const file = source === "-" ? "<stdin>" : resolve(deps.cwd, source);
+  const log = source === "-" ? parseJsonl(file, await readAll(deps.stdio.input)) : readJsonl(file);
   if (log.entries.length === 0) {
     throw new CliError("badInput", `${file} has no events`, {
       hint: "export a session with `toolledger export <session>`",
@@ -70,4 +72,11 @@ export async function importCommand(args: readonly string[], deps: Deps): Promis
     );
   }
   return EXIT.ok;
+}
+
+async function readAll(input: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of input)
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+  return text;
 }

@@ -5,7 +5,13 @@ export const importSpec: CommandSpec = {
   summary: "Store a JSONL session log (from `toolledger export`, or bare events) as a new session.",
   description:
     "Every line is validated before anything is written: a damaged line names its line number and field,\nand the database is left unchanged. The session keeps the id the file carries unless --session is given.",
-  positionals: [{ name: "file.jsonl", required: true, description: "the log to import" }],
+  positionals: [
+    {
+      name: "file.jsonl",
+      required: true,
+      description: "the log to import (`-` reads standard input)",
+    },
+  ],
   options: [
     {
       name: "session",
@@ -18,6 +24,7 @@ export const importSpec: CommandSpec = {
   ],
   examples: [
     "toolledger import session.jsonl",
+    "toolledger export 20261129-2345-a1b2c3 | toolledger import - --db ./copy.db",
     "toolledger import bug-report.jsonl --session bug-1234 --db ./triage.db",
   ],
 };
