@@ -151,7 +151,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
       }
     }
     if (c.class === "deferred" || c.class === "eager")
-      historyReasons(facts, publicName, reasons, c.reason === "enabled");
+      historyReasons(facts, reasons, c.reason === "enabled");
     return {
       asked: name,
       publicName,
@@ -306,12 +306,8 @@ function eagerReason(reason: string, facts: Facts, kind: string, added: number[]
   }
 }
 
-function historyReasons(
-  facts: Facts,
-  publicName: string,
-  reasons: Reason[],
-  enabled: boolean,
-): void {
+/** D5/D6/D8: failed or unanswered enables that named the tool, and the clear that ended its enable. */
+function historyReasons(facts: Facts, reasons: Reason[], enabled: boolean): void {
   for (const e of facts.enables) {
     if (e.ok === false) {
       reasons.push({
@@ -334,7 +330,6 @@ function historyReasons(
       positions: [facts.clearedAt],
     });
   }
-  void publicName;
 }
 
 function goneText(type: string): string {
