@@ -1,7 +1,7 @@
 import { emptyHashDict, hfromKeys, hget, hhas, hkeys, hremove, hset } from "./_hashDict.js";
 import { setOwn } from "./_records.js";
 import { updateCollisions } from "./_registry.js";
-import { compareBytes } from "./compareBytes.js";
+import { sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
   Compacted,
@@ -140,7 +140,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     seen.add(publicName);
     tools.push(register(raw, publicName, key, state.ownerMetaKey));
   }
-  tools.sort((a, b) => compareBytes(a.publicName, b.publicName));
+  sortBytewise(tools, (t) => t.publicName);
   const next: ExtensionState = {
     ...ext,
     fetch: { status: "ok", version: e.startedAtVersion, error: null },
@@ -259,9 +259,15 @@ function replaceExtension(
   let unprefixed = state.unprefixed;
   if (wasUnprefixed && !isUnprefixed) unprefixed = unprefixed.filter((k) => k !== key);
   if (!wasUnprefixed && isUnprefixed) unprefixed = [...unprefixed, key].sort();
+  // Only names this extension gained or lost can change owner lists (R10).
   const touched = new Set<string>();
-  for (const t of before?.tools ?? []) touched.add(t.publicName);
-  for (const t of after?.tools ?? []) touched.add(t.publicName);
+  const had = new Set<string>();
+  for (const t of before?.tools ?? []) had.add(t.publicName);
+  for (const t of after?.tools ?? []) {
+    if (had.has(t.publicName)) had.delete(t.publicName);
+    else touched.add(t.publicName);
+  }
+  for (const name of had) touched.add(name);
   const collisions = updateCollisions(state.collisions, extensions, unprefixed, touched);
   return { ...state, version, extensions, unprefixed, collisions };
 }
@@ -304,7 +310,7 @@ function union(base: readonly string[], add: readonly string[]): readonly string
     extra.push(n);
   }
   if (extra.length === 0) return base;
-  return [...base, ...extra].sort(compareBytes);
+  return sortBytewise([...base, ...extra], (n) => n);
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

@@ -1,6 +1,6 @@
 import { hget, hkeys } from "./_hashDict.js";
 import { isWinner } from "./_registry.js";
-import { compareBytes } from "./compareBytes.js";
+import { sortBytewise } from "./compareBytes.js";
 import { nameToKey } from "./nameToKey.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
 
@@ -65,7 +65,7 @@ function allTools(state: State, includeHidden: boolean): readonly RegisteredTool
   for (const key of hkeys(state.extensions)) {
     out.push(...extensionTools(state, hget(state.extensions, key)!, includeHidden));
   }
-  out.sort((a, b) => compareBytes(a.publicName, b.publicName));
+  sortBytewise(out, (t) => t.publicName);
   sorted[slot] = out;
   return out;
 }
