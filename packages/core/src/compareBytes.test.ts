@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareBytes } from "./compareBytes.js";
+import { compareBytes, sortBytewise } from "./compareBytes.js";
 
 const utf8 = new TextEncoder();
 
@@ -23,6 +23,16 @@ describe("byte-wise order (R12, D4)", () => {
         expect(Math.sign(compareBytes(a, b))).toBe(Math.sign(compareUtf8(a, b)));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it("property: sortBytewise orders like sorting with compareBytes, with or without high code units", () => {
+    const names = fc.array(fc.oneof(fc.string({ unit: "grapheme" }), fc.stringMatching(/^[a-z_]{0,6}$/)), { maxLength: 30 });
+    fc.assert(
+      fc.property(names, (list) => {
+        expect(sortBytewise([...list], (s) => s)).toEqual([...list].sort(compareBytes));
+      }),
+      { numRuns: 500 },
     );
   });
 });
