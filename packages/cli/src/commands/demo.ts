@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import {
   ExtensionConnection,
   exampleServers,
@@ -233,9 +234,10 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
     say(`\n${o.out.bold("Audit")} of enable_tools requests`);
     say(formatAuditRows(audit.requests, o));
-    say("");
-    say(`Done in ${seconds}s. ${o.out.bold("Next, try:")}`);
+    say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
+    const main = fileURLToPath(new URL("../main.js", import.meta.url));
+    say(o.out.dim(`\n(not on your PATH yet? alias toolledger=${shellQuote(`node ${main}`)})`));
     return EXIT.ok;
   } finally {
     await store.close();
