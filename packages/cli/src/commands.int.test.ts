@@ -77,6 +77,21 @@ describe("import, sessions, replay, export, audit, explain on a real database", 
     expect(past.stderr()).toContain("last position 28");
   });
 
+  test("R8: replay --to leaves hidden extensions' tools out unless --include-hidden", async () => {
+    const t = setup();
+    expect(await run(["replay", t.log, "--to", "28"], t.deps)).toBe(EXIT.ok);
+    expect(t.stdout()).not.toContain("_internal__secret");
+    expect(t.stdout()).toContain("1 hidden extension(s) with 1 tool(s) not shown");
+    const all = testDeps();
+    await run(["replay", t.log, "--to", "28", "--include-hidden", "--json"], {
+      ...all.deps,
+      cwd: t.dir,
+    });
+    expect(JSON.parse(all.stdout()).tools).toContainEqual(
+      expect.objectContaining({ name: "_internal__secret", class: "hidden" }),
+    );
+  });
+
   test("replay reads a JSONL file directly; human output shows positions and changes", async () => {
     const t = setup();
     expect(await run(["replay", t.log], t.deps)).toBe(EXIT.ok);

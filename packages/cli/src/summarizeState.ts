@@ -27,15 +27,26 @@ export interface StateSummary {
   pending: { callId: string; names: string[] }[];
   staleExtensions: string[];
   diagnostics: Diagnostic[];
+  /** Hidden extensions and tools left out (R8), when not asked for. */
+  hiddenOmitted: { extensions: number; tools: number };
 }
 
 /** E3, in a form for people and for `--json`: extensions, tools with their class, enabled set, diagnostics. */
-export function summarizeState(state: State): StateSummary {
+export function summarizeState(
+  state: State,
+  options: { includeHidden?: boolean } = {},
+): StateSummary {
   const stale = new Set(staleExtensions(state));
+  const includeHidden = options.includeHidden ?? false;
+  const all = listTools(state, { includeHidden: true });
+  const visible = includeHidden ? all : listTools(state);
+  const extensions = extensionKeys(state).filter(
+    (key) => includeHidden || !getExtension(state, key)!.hidden,
+  );
   return {
     version: state.version,
     deferral: { mode: state.deferral.mode, alwaysLoad: [...state.deferral.alwaysLoad] },
-    extensions: extensionKeys(state).map((key) => {
+    extensions: extensions.map((key) => {
       const e = getExtension(state, key)!;
       return {
         key,
@@ -47,7 +58,7 @@ export function summarizeState(state: State): StateSummary {
         stale: stale.has(key),
       };
     }),
-    tools: listTools(state, { includeHidden: true }).map((t) => {
+    tools: visible.map((t) => {
       const c = classifyTool(state, t);
       return {
         name: t.publicName,
@@ -61,6 +72,10 @@ export function summarizeState(state: State): StateSummary {
     pending: state.pending.map((p) => ({ callId: p.callId, names: [...p.names] })),
     staleExtensions: [...stale],
     diagnostics: diagnostics(state),
+    hiddenOmitted: {
+      extensions: extensionKeys(state).length - extensions.length,
+      tools: all.length - visible.length,
+    },
   };
 }
 
@@ -96,6 +111,13 @@ export function formatStateSummary(s: StateSummary, style: Style): string {
         s.tools.map((t) => [t.name, t.extension, classLabel(t.class, t.reason, style)]),
         { header: ["TOOL", "EXTENSION", "CLASS"], styleHeader: style.bold },
       ).trimEnd(),
+    );
+  }
+  if (s.hiddenOmitted.extensions > 0) {
+    out.push(
+      style.dim(
+        `(${s.hiddenOmitted.extensions} hidden extension(s) with ${s.hiddenOmitted.tools} tool(s) not shown, R8; --include-hidden shows them)`,
+      ),
     );
   }
   out.push("");

@@ -51,7 +51,7 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     else o.data(formatStep(step, width, o));
   }
   if (progress) deps.stderr.write(`\r${" ".repeat(40)}\r`);
-  const summary = summarizeState(state);
+  const summary = summarizeState(state, { includeHidden: booleanOption(parsed, "include-hidden") });
   if (to !== undefined) {
     if (json) o.json({ position: to, ...summary });
     else {

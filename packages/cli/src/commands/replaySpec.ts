@@ -19,6 +19,11 @@ export const replaySpec: CommandSpec = {
       value: "<position>",
       description: "print the state right after this position instead of the steps",
     },
+    {
+      name: "include-hidden",
+      type: "boolean",
+      description: "with --to: also list hidden extensions and their tools (R8)",
+    },
     JSON_OPTION,
     DB_OPTION,
   ],
