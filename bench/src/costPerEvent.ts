@@ -4,7 +4,7 @@ import { interleave, timeMs } from "./interleave.js";
 import { makeTools } from "./makeTools.js";
 import { registryEvents } from "./sessionLog.js";
 
-const ITERATIONS = 2_000;
+const ITERATIONS = 500;
 
 /** Microseconds per `evolve(state, event)`, over ITERATIONS applications to the same state. */
 function microsPerEvent(state: State, event: ToolledgerEvent): number {

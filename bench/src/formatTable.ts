@@ -25,7 +25,7 @@ export function formatTable(results: readonly BenchResult[]): string {
     num(r.baseline),
     r.ratio === null ? "–" : r.ratio.toFixed(2),
     formatTarget(r.target),
-    r.status === "not run" ? `not run: ${r.note}` : r.status,
+    r.status,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
@@ -35,13 +35,13 @@ export function formatTable(results: readonly BenchResult[]): string {
     `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
     ...rows.map(line),
   ];
-  const notes = results.filter((r) => r.status !== "not run" && r.note !== "");
-  if (notes.length > 0) {
-    out.push("");
-    for (const r of results) {
-      if (r.status === "not run") continue;
-      out.push(`- ${r.id}: baseline = ${r.baselineName}${r.note ? `; ${r.note}` : ""}`);
-    }
+  out.push("");
+  for (const r of results) {
+    out.push(
+      r.status === "not run"
+        ? `- ${r.id}: not run: ${r.note}`
+        : `- ${r.id}: baseline = ${r.baselineName}${r.note ? `; ${r.note}` : ""}`,
+    );
   }
   return out.join("\n");
 }

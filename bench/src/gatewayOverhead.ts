@@ -3,7 +3,13 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
 import { callPlan } from "./makeTools.js";
-import { alternateBlocks, gatewayScript, stdioClient, upstreamArgs } from "./mcpClients.js";
+import {
+  alternateBlocks,
+  gatewayScript,
+  SDK_PROXY_SCRIPT,
+  stdioClient,
+  upstreamArgs,
+} from "./mcpClients.js";
 import { scratchDir } from "./scratchDir.js";
 import { percentile } from "./stats.js";
 
@@ -60,8 +66,18 @@ export async function gatewayOverhead(): Promise<BenchResult[]> {
     };
     const check = (await viaGateway(0)) as { isError?: boolean; content: unknown };
     if (check.isError) throw new Error(`gateway call failed: ${JSON.stringify(check.content)}`);
-    await alternateBlocks(100, 50, viaGateway, straight);
+    // Warm-up long enough for both processes' JIT to settle (the gateway's p50 halves over ~1,000 calls).
+    await alternateBlocks(400, 50, viaGateway, straight);
     const calls = await alternateBlocks(1000, 50, viaGateway, straight);
+
+    // The same calls through a bare SDK proxy: the price of the hop alone.
+    const proxy = await open([SDK_PROXY_SCRIPT, ...upstreamArgs(0, TOOLS_PER_SERVER)]);
+    const viaProxy = (i: number) => {
+      const c = plan[i % plan.length]!;
+      return proxy.callTool({ name: c.name, arguments: c.args });
+    };
+    await alternateBlocks(100, 50, viaGateway, viaProxy);
+    const hop = await alternateBlocks(500, 50, viaGateway, viaProxy);
 
     const five = await open([gateway, writeGatewayConfig(tmp.dir, SERVERS)]);
     const directs = await Promise.all(
@@ -87,6 +103,16 @@ export async function gatewayOverhead(): Promise<BenchResult[]> {
         target: { op: "<=", value: 1.3 },
         note: `p99 ${percentile(calls.a, 99).toFixed(2)} vs ${percentile(calls.b, 99).toFixed(2)} ms; alternating blocks of 50`,
         details: { p90: [percentile(calls.a, 90), percentile(calls.b, 90)], n: calls.a.length },
+      }),
+      measured({
+        id: "5c",
+        name: "500 sequential tools/call, gateway vs a bare SDK stdio proxy",
+        unit: "ms p50",
+        toolledger: percentile(hop.a, 50),
+        baseline: percentile(hop.b, 50),
+        baselineName: "SDK Server forwarding to an SDK Client (same extra hop, no registry)",
+        note: "prices the gateway's own work apart from the extra stdio hop",
+        details: { n: hop.a.length },
       }),
       measured({
         id: "5b",

@@ -54,9 +54,9 @@ async function step(
 }
 
 const loadBefore = loadavg();
-await step("2", "cost per event vs registry size", () => costPerEvent(15));
-await step("3", "queries on a 20,000-tool registry", () => queries(9));
-await step("7", "heap of a 20,000-tool registry", () => registryHeap(5));
+await step("2", "cost per event vs registry size", () => costPerEvent(11));
+await step("3", "queries on a 20,000-tool registry", () => queries(7));
+await step("7", "heap of a 20,000-tool registry", () => registryHeap(3));
 
 let sessionLog: (WrittenLog & { written: boolean; ms: number }) | null = null;
 const needLog = !only || only.includes("1") || only.includes("7");
