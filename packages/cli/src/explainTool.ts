@@ -1,14 +1,16 @@
 import {
   classifyTool,
   closeNames,
+  collisionOwners,
   evolve,
+  findTool,
   initialState,
   listTools,
   resolveTool,
   type State,
 } from "@toolledger/core";
 import type { LogEntry } from "./logEntry.js";
-import { extensionKeys, getExtension, toolOf } from "./stateExtensions.js";
+import { extensionKeys, getExtension } from "./stateExtensions.js";
 
 export type ToolStatus =
   | "eager"
@@ -99,7 +101,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
         : `${publicName} is ${JSON.stringify(ext.name)}'s tool ${tool.rawName}, renamed with the extension key ${tool.owner}${ext.name === tool.owner ? "" : ` (derived from the display name ${JSON.stringify(ext.name)})`} and "__"`,
       positions: [...added, ...fetched],
     });
-    const owners = state.collisions[publicName];
+    const owners = collisionOwners(state, publicName);
     if (owners && owners.length > 1) {
       reasons.push({
         rule: "R10",
@@ -167,9 +169,9 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
   // Not in the registry: a collision loser, filtered, rejected, removed, or never seen.
   for (const key of extensionKeys(state)) {
     const ext = getExtension(state, key)!;
-    const t = toolOf(ext, publicName);
+    const t = findTool(ext, publicName);
     if (!t) continue;
-    const owners = state.collisions[publicName] ?? [];
+    const owners = collisionOwners(state, publicName) ?? [];
     const winner = owners[0] ?? "another extension";
     reasons.push({
       rule: "R10",

@@ -2,12 +2,13 @@ import {
   type Anomaly,
   type ExtensionState,
   evolve,
+  findTool,
   initialState,
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
 import type { LogEntry } from "./logEntry.js";
-import { extensionKeys, getExtension, toolOf, toolsOf } from "./stateExtensions.js";
+import { extensionKeys, getExtension } from "./stateExtensions.js";
 
 /** What one event changed, in terms a user reads (E3). */
 export type Change =
@@ -104,7 +105,7 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
         replaced: false,
       });
     } else if (a && !b) {
-      changes.push({ kind: "extension_removed", extension: key, toolsDropped: toolsOf(a).length });
+      changes.push({ kind: "extension_removed", extension: key, toolsDropped: a.tools.length });
     } else if (a && b && event.type === "ExtensionAdded") {
       changes.push({
         kind: "extension_added",
@@ -122,11 +123,11 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       changes.push({ kind: "fetch_failed", extension: key, error: b.fetch.error ?? "" });
     }
     if (a && b) toolChanges(key, a, b, changes);
-    else if (b && toolsOf(b).length > 0)
+    else if (b && b.tools.length > 0)
       changes.push({
         kind: "tools_added",
         extension: key,
-        names: toolsOf(b).map((t) => t.publicName),
+        names: b.tools.map((t) => t.publicName),
       });
     if (b && b.rejected !== a?.rejected && b.rejected.length > 0) {
       changes.push({
@@ -216,7 +217,7 @@ function withRenames(
     const names = known.get(c.extension) ?? new Map<string, string>();
     const added: string[] = [];
     for (const name of c.names) {
-      const raw = ext ? toolOf(ext, name)?.rawName : undefined;
+      const raw = ext ? findTool(ext, name)?.rawName : undefined;
       const old = raw === undefined ? undefined : names.get(raw);
       if (raw !== undefined && old !== undefined && old !== name) {
         out.push({
@@ -237,7 +238,7 @@ function withRenames(
     const ext = getExtension(after, c.extension);
     if (!ext) continue;
     const names = new Map<string, string>();
-    for (const t of toolsOf(ext)) names.set(t.rawName, t.publicName);
+    for (const t of ext.tools) names.set(t.rawName, t.publicName);
     known.set(c.extension, names);
   }
   return out;
@@ -247,7 +248,7 @@ function toolChanges(key: string, a: ExtensionState, b: ExtensionState, out: Cha
   if (a.tools === b.tools) return;
   const rawOf = (ext: ExtensionState) => {
     const m = new Map<string, string>();
-    for (const t of toolsOf(ext)) m.set(t.rawName, t.publicName);
+    for (const t of ext.tools) m.set(t.rawName, t.publicName);
     return m;
   };
   const beforeRaw = rawOf(a);

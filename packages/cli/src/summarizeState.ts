@@ -7,7 +7,7 @@ import {
   staleExtensions,
 } from "@toolledger/core";
 import { formatTable } from "./formatTable.js";
-import { extensionKeys, getExtension, toolsOf } from "./stateExtensions.js";
+import { extensionKeys, getExtension } from "./stateExtensions.js";
 import type { Style } from "./style.js";
 
 export interface StateSummary {
@@ -54,7 +54,7 @@ export function summarizeState(
         kind: e.kind,
         hidden: e.hidden,
         fetch: e.fetch.status,
-        tools: toolsOf(e).length,
+        tools: e.tools.length,
         stale: stale.has(key),
       };
     }),

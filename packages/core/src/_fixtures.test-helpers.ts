@@ -31,7 +31,13 @@ export function host(options: StateOptions = {}): Host {
       return decision.events;
     },
     add(name, options = {}) {
-      h.run({ type: "AddExtension", name, kind: "stdio", configFingerprint: `fp:${name}`, ...options });
+      h.run({
+        type: "AddExtension",
+        name,
+        kind: "stdio",
+        configFingerprint: `fp:${name}`,
+        ...options,
+      });
     },
     fetch(extension, tools) {
       h.run({

@@ -56,7 +56,10 @@ export function hset<V>(d: HashDict<V>, key: string, value: V): HashDict<V> {
   } else {
     const at = leaf[0].indexOf(key);
     if (at === -1) {
-      next = [[...leaf[0], key], [...leaf[1], value]];
+      next = [
+        [...leaf[0], key],
+        [...leaf[1], value],
+      ];
     } else {
       const values = leaf[1].slice();
       values[at] = value;
@@ -81,7 +84,9 @@ export function hremove<V>(d: HashDict<V>, key: string): HashDict<V> {
   if (!branch || !leaf || at === -1) return d;
   const nextBranch = branch.slice();
   nextBranch[j] =
-    leaf[0].length === 1 ? null : [leaf[0].filter((_, k) => k !== at), leaf[1].filter((_, k) => k !== at)];
+    leaf[0].length === 1
+      ? null
+      : [leaf[0].filter((_, k) => k !== at), leaf[1].filter((_, k) => k !== at)];
   const buckets = d.buckets.slice();
   buckets[i] = nextBranch.every((l) => l === null) ? null : nextBranch;
   return { size: d.size - 1, buckets };
@@ -90,13 +95,15 @@ export function hremove<V>(d: HashDict<V>, key: string): HashDict<V> {
 /** Every key, in no particular order. */
 export function hkeys(d: HashDict<unknown>): string[] {
   const out: string[] = [];
-  for (const branch of d.buckets) if (branch) for (const leaf of branch) if (leaf) out.push(...leaf[0]);
+  for (const branch of d.buckets)
+    if (branch) for (const leaf of branch) if (leaf) out.push(...leaf[0]);
   return out;
 }
 
 export function hvalues<V>(d: HashDict<V>): V[] {
   const out: V[] = [];
-  for (const branch of d.buckets) if (branch) for (const leaf of branch) if (leaf) out.push(...leaf[1]);
+  for (const branch of d.buckets)
+    if (branch) for (const leaf of branch) if (leaf) out.push(...leaf[1]);
   return out;
 }
 

@@ -32,7 +32,12 @@ export function emptyDict<T>(): Dict<T> {
  */
 export function setOwn<T>(rec: Record<string, T>, key: string, value: T): void {
   if (key === "__proto__") {
-    Object.defineProperty(rec, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(rec, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     rec[key] = value;
   }

@@ -19,7 +19,11 @@ export type CheckCallResult =
  * R13 + D3 + D9: may the model call `name` now? Resolves the owner and raw name; refuses
  * app-only tools and deferred tools that are not enabled. Permission checks stay the host's.
  */
-export function checkCall(state: State, name: string, options: ResolveOptions = {}): CheckCallResult {
+export function checkCall(
+  state: State,
+  name: string,
+  options: ResolveOptions = {},
+): CheckCallResult {
   const resolved = resolveTool(state, name, options);
   if (!resolved.ok) return resolved;
   const c = classifyTool(state, resolved.tool);

@@ -30,7 +30,8 @@ export function classifyTool(state: State, tool: RegisteredTool): Classification
   if (isAppOnly(tool)) return { class: "app-only" };
   if (state.deferral.mode === "off") return { class: "eager", reason: "deferral-off" };
   if (ext.kind === "platform") return { class: "eager", reason: "platform" };
-  if (state.deferral.alwaysLoad.includes(tool.publicName)) return { class: "eager", reason: "always-load" };
+  if (state.deferral.alwaysLoad.includes(tool.publicName))
+    return { class: "eager", reason: "always-load" };
   if (isEnabled(state, tool.publicName)) return { class: "eager", reason: "enabled" };
   return { class: "deferred" };
 }

@@ -27,7 +27,10 @@ describe("byte-wise order (R12, D4)", () => {
   });
 
   it("property: sortBytewise orders like sorting with compareBytes, with or without high code units", () => {
-    const names = fc.array(fc.oneof(fc.string({ unit: "grapheme" }), fc.stringMatching(/^[a-z_]{0,6}$/)), { maxLength: 30 });
+    const names = fc.array(
+      fc.oneof(fc.string({ unit: "grapheme" }), fc.stringMatching(/^[a-z_]{0,6}$/)),
+      { maxLength: 30 },
+    );
     fc.assert(
       fc.property(names, (list) => {
         expect(sortBytewise([...list], (s) => s)).toEqual([...list].sort(compareBytes));

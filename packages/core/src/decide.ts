@@ -4,8 +4,8 @@ import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
 import {
   type DeferralMode,
-  EVENT_SCHEMA_VERSION,
   type EnableError,
+  EVENT_SCHEMA_VERSION,
   type McpTool,
   type ToolledgerEvent,
 } from "./events.js";
@@ -89,19 +89,41 @@ export function decide(state: State, command: Command): Decision {
           `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
         );
       }
-      if (command.type === "RemoveExtension") return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);
-      if (command.type === "InvalidateTools") return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
+      if (command.type === "RemoveExtension")
+        return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);
+      if (command.type === "InvalidateTools")
+        return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
       if (command.type === "RecordFetch") {
         return accepted([
-          { type: "ToolsFetched", v, ...at, extension: key, startedAtVersion: command.startedAtVersion, tools: command.tools },
+          {
+            type: "ToolsFetched",
+            v,
+            ...at,
+            extension: key,
+            startedAtVersion: command.startedAtVersion,
+            tools: command.tools,
+          },
         ]);
       }
       return accepted([
-        { type: "ToolsFetchFailed", v, ...at, extension: key, startedAtVersion: command.startedAtVersion, error: command.error },
+        {
+          type: "ToolsFetchFailed",
+          v,
+          ...at,
+          extension: key,
+          startedAtVersion: command.startedAtVersion,
+          error: command.error,
+        },
       ]);
     }
     case "ConfigureDeferral": {
-      const event: ToolledgerEvent = { type: "DeferralConfigured", v, ...at, mode: command.mode, alwaysLoad: command.alwaysLoad ?? [] };
+      const event: ToolledgerEvent = {
+        type: "DeferralConfigured",
+        v,
+        ...at,
+        mode: command.mode,
+        alwaysLoad: command.alwaysLoad ?? [],
+      };
       return accepted(evolve(state, event) === state ? [] : [event]);
     }
     case "EnableTools":
@@ -129,11 +151,25 @@ export function decide(state: State, command: Command): Decision {
 }
 
 /** D5: all-or-nothing validation against the model-visible tools of the current registry. */
-function decideEnable(state: State, callId: string, names: string[], at: { at?: string }): Decision {
+function decideEnable(
+  state: State,
+  callId: string,
+  names: string[],
+  at: { at?: string },
+): Decision {
   if (state.pending.some((p) => p.callId === callId) || hhas(state.answered, callId)) {
-    return rejected("DUPLICATE_CALL_ID", `call id ${JSON.stringify(callId)} was already used in this conversation; use a fresh call id`);
+    return rejected(
+      "DUPLICATE_CALL_ID",
+      `call id ${JSON.stringify(callId)} was already used in this conversation; use a fresh call id`,
+    );
   }
-  const request: ToolledgerEvent = { type: "EnableToolsRequested", v, ...at, callId, names: [...names] };
+  const request: ToolledgerEvent = {
+    type: "EnableToolsRequested",
+    v,
+    ...at,
+    callId,
+    names: [...names],
+  };
   const error = validateEnable(state, names);
   const response: ToolledgerEvent = error
     ? { type: "EnableToolsResponded", v, ...at, callId, ok: false, error }
@@ -166,7 +202,10 @@ function validateEnable(state: State, names: readonly string[]): EnableError | n
   }
   if (invalid.length === 0) return null;
   const detail = invalid
-    .map((i) => `${JSON.stringify(i.name)}: ${i.reason}${i.suggestions.length > 0 ? ` (did you mean ${i.suggestions.join(", ")}?)` : ""}`)
+    .map(
+      (i) =>
+        `${JSON.stringify(i.name)}: ${i.reason}${i.suggestions.length > 0 ? ` (did you mean ${i.suggestions.join(", ")}?)` : ""}`,
+    )
     .join("; ");
   return {
     code: "INVALID_TOOL_NAMES",

@@ -5,13 +5,42 @@ import { EVENT_TYPES } from "./events.js";
 describe("E1/E2 decodeEvent", () => {
   it("E1 declares every event type of the minimum set", () => {
     expect([...EVENT_TYPES].sort()).toEqual(
-      ["Cleared", "Compacted", "DeferralConfigured", "EnableToolsRequested", "EnableToolsResponded", "ExtensionAdded", "ExtensionRemoved", "ToolsFetchFailed", "ToolsFetched", "ToolsInvalidated"].sort(),
+      [
+        "Cleared",
+        "Compacted",
+        "DeferralConfigured",
+        "EnableToolsRequested",
+        "EnableToolsResponded",
+        "ExtensionAdded",
+        "ExtensionRemoved",
+        "ToolsFetchFailed",
+        "ToolsFetched",
+        "ToolsInvalidated",
+      ].sort(),
     );
   });
 
   it("decodes a well-formed event and applies defaults", () => {
-    const r = decodeEvent({ type: "ExtensionAdded", v: 1, name: "github", kind: "stdio", configFingerprint: "sha256:x" });
-    expect(r).toEqual({ ok: true, event: { type: "ExtensionAdded", v: 1, name: "github", kind: "stdio", exposeUnprefixed: false, hidden: false, availableTools: [], configFingerprint: "sha256:x" } });
+    const r = decodeEvent({
+      type: "ExtensionAdded",
+      v: 1,
+      name: "github",
+      kind: "stdio",
+      configFingerprint: "sha256:x",
+    });
+    expect(r).toEqual({
+      ok: true,
+      event: {
+        type: "ExtensionAdded",
+        v: 1,
+        name: "github",
+        kind: "stdio",
+        exposeUnprefixed: false,
+        hidden: false,
+        availableTools: [],
+        configFingerprint: "sha256:x",
+      },
+    });
   });
 
   it("E2 an unknown type is a typed error naming the type and the known ones", () => {
@@ -28,23 +57,46 @@ describe("E1/E2 decodeEvent", () => {
   });
 
   it("names the failing field path", () => {
-    const r = decodeEvent({ type: "ToolsFetched", v: 1, extension: "a", startedAtVersion: 0, tools: [{ name: "ok" }, { name: 7 }] });
+    const r = decodeEvent({
+      type: "ToolsFetched",
+      v: 1,
+      extension: "a",
+      startedAtVersion: 0,
+      tools: [{ name: "ok" }, { name: 7 }],
+    });
     expect(r).toMatchObject({ ok: false, error: { code: "INVALID_FIELD", path: "tools.1.name" } });
-    expect(decodeEvent({ type: "Cleared" })).toMatchObject({ ok: false, error: { code: "INVALID_FIELD", path: "v" } });
+    expect(decodeEvent({ type: "Cleared" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_FIELD", path: "v" },
+    });
   });
 
   it("refuses what is not an object", () => {
-    for (const bad of [null, 3, "x", [1]]) expect(decodeEvent(bad)).toMatchObject({ ok: false, error: { code: "NOT_AN_OBJECT" } });
+    for (const bad of [null, 3, "x", [1]])
+      expect(decodeEvent(bad)).toMatchObject({ ok: false, error: { code: "NOT_AN_OBJECT" } });
   });
 
   it("keeps unknown fields of a tool as sent (R9) but not unknown fields of an event", () => {
-    const r = decodeEvent({ type: "ToolsFetched", v: 1, extension: "a", startedAtVersion: 0, tools: [{ name: "t", inputSchema: {}, icons: [1] }], extra: true });
-    expect(r.ok && r.event.type === "ToolsFetched" && r.event.tools[0]).toEqual({ name: "t", inputSchema: {}, icons: [1] });
+    const r = decodeEvent({
+      type: "ToolsFetched",
+      v: 1,
+      extension: "a",
+      startedAtVersion: 0,
+      tools: [{ name: "t", inputSchema: {}, icons: [1] }],
+      extra: true,
+    });
+    expect(r.ok && r.event.type === "ToolsFetched" && r.event.tools[0]).toEqual({
+      name: "t",
+      inputSchema: {},
+      icons: [1],
+    });
     expect(r.ok && "extra" in r.event).toBe(false);
   });
 
   it("decodeEventOrThrow throws an EventDecodeError with code, path and the caller's location", () => {
-    expect(() => decodeEventOrThrow({ type: "Cleared", v: 9 }, "line 12")).toThrow(EventDecodeError);
+    expect(() => decodeEventOrThrow({ type: "Cleared", v: 9 }, "line 12")).toThrow(
+      EventDecodeError,
+    );
     try {
       decodeEventOrThrow({ type: "Cleared", v: 9 }, "line 12");
     } catch (e) {

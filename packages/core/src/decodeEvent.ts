@@ -1,6 +1,15 @@
-import { EVENT_SCHEMA_VERSION, EVENT_TYPES, type ToolledgerEvent, ToolledgerEventSchema } from "./events.js";
+import {
+  EVENT_SCHEMA_VERSION,
+  EVENT_TYPES,
+  type ToolledgerEvent,
+  ToolledgerEventSchema,
+} from "./events.js";
 
-export type DecodeErrorCode = "NOT_AN_OBJECT" | "UNKNOWN_TYPE" | "UNSUPPORTED_VERSION" | "INVALID_FIELD";
+export type DecodeErrorCode =
+  | "NOT_AN_OBJECT"
+  | "UNKNOWN_TYPE"
+  | "UNSUPPORTED_VERSION"
+  | "INVALID_FIELD";
 
 export interface DecodeError {
   code: DecodeErrorCode;
@@ -40,7 +49,11 @@ export function decodeEvent(json: unknown): DecodeResult {
   if (parsed.success) return { ok: true, event: parsed.data };
   const issue = parsed.error.issues[0];
   const path = issue ? issue.path.map(String).join(".") : "";
-  return fail("INVALID_FIELD", path, `${raw.type}: ${path || "event"}: ${issue?.message ?? "invalid"}`);
+  return fail(
+    "INVALID_FIELD",
+    path,
+    `${raw.type}: ${path || "event"}: ${issue?.message ?? "invalid"}`,
+  );
 }
 
 /** Thrown form of a decode failure, for callers that prefer exceptions. */

@@ -5,7 +5,14 @@ import type { State } from "./state.js";
 
 export type Diagnostic =
   | { kind: "collision"; publicName: string; winner: string; losers: string[]; message: string }
-  | { kind: "stale_fetch"; extension: string; count: number; startedAtVersion: number; version: number; message: string }
+  | {
+      kind: "stale_fetch";
+      extension: string;
+      count: number;
+      startedAtVersion: number;
+      version: number;
+      message: string;
+    }
   | { kind: "fetch_failed"; extension: string; error: string; message: string }
   | { kind: "rejected_tool"; extension: string; rawName: string; reason: string; message: string }
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string; message: string }
@@ -21,7 +28,9 @@ const anomalyText: Record<Anomaly["kind"], string> = {
 /** E3: everything the registry and the conversation have to report, in a stable order. */
 export function diagnostics(state: State): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const [publicName, owners] of Object.entries(state.collisions).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [publicName, owners] of Object.entries(state.collisions).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
     const [winner, ...losers] = owners;
     out.push({
       kind: "collision",
@@ -34,10 +43,21 @@ export function diagnostics(state: State): Diagnostic[] {
   for (const key of hkeys(state.extensions).sort()) {
     const ext = hget(state.extensions, key)!;
     if (ext.fetch.status === "failed") {
-      out.push({ kind: "fetch_failed", extension: key, error: ext.fetch.error ?? "", message: `fetching the tools of ${key} failed: ${ext.fetch.error}` });
+      out.push({
+        kind: "fetch_failed",
+        extension: key,
+        error: ext.fetch.error ?? "",
+        message: `fetching the tools of ${key} failed: ${ext.fetch.error}`,
+      });
     }
     for (const r of ext.rejected) {
-      out.push({ kind: "rejected_tool", extension: key, rawName: r.rawName, reason: r.reason, message: `${key}: ${r.message}` });
+      out.push({
+        kind: "rejected_tool",
+        extension: key,
+        rawName: r.rawName,
+        reason: r.reason,
+        message: `${key}: ${r.message}`,
+      });
     }
     if (ext.lastStaleFetch) {
       out.push({
@@ -50,13 +70,27 @@ export function diagnostics(state: State): Diagnostic[] {
     }
   }
   for (const name of unknownAlwaysLoad(state)) {
-    out.push({ kind: "unknown_always_load", name, message: `always-load entry ${JSON.stringify(name)} names no current tool; it is kept in case the tool appears` });
+    out.push({
+      kind: "unknown_always_load",
+      name,
+      message: `always-load entry ${JSON.stringify(name)} names no current tool; it is kept in case the tool appears`,
+    });
   }
   for (const a of state.anomalies) {
-    out.push({ kind: "anomaly", anomaly: a.kind, callId: a.callId, message: `${anomalyText[a.kind]} (call id ${a.callId})` });
+    out.push({
+      kind: "anomaly",
+      anomaly: a.kind,
+      callId: a.callId,
+      message: `${anomalyText[a.kind]} (call id ${a.callId})`,
+    });
   }
   for (const i of state.ignored) {
-    out.push({ kind: "ignored_event", type: i.type, reason: i.reason, message: `${i.type} changed nothing: ${i.reason}` });
+    out.push({
+      kind: "ignored_event",
+      type: i.type,
+      reason: i.reason,
+      message: `${i.type} changed nothing: ${i.reason}`,
+    });
   }
   return out;
 }

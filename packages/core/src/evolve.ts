@@ -60,7 +60,8 @@ export function evolve(state: State, event: ToolledgerEvent): State {
 /** R6: add, no-op on an identical config, replace (dropping tools) on a different one. */
 function extensionAdded(state: State, e: ExtensionAdded): State {
   const key = nameToKey(e.name);
-  if (key === "") return ignore(state, e.type, `extension name ${JSON.stringify(e.name)} has an empty key`);
+  if (key === "")
+    return ignore(state, e.type, `extension name ${JSON.stringify(e.name)} has an empty key`);
   const existing = hget(state.extensions, key);
   const hidden = e.hidden || key.startsWith("_");
   if (
@@ -102,7 +103,8 @@ function extensionRemoved(state: State, e: ExtensionRemoved): State {
 /** R11: an extension said tools/list_changed. */
 function toolsInvalidated(state: State, e: ToolsInvalidated): State {
   const key = nameToKey(e.extension);
-  if (!hget(state.extensions, key)) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  if (!hget(state.extensions, key))
+    return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   return update(state, { version: state.version + 1 });
 }
 
@@ -198,7 +200,10 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
     // A call id is answered once: a later response adds nothing, even to a request that
     // reused the id (it ends that request, which no response can validly answer).
     const pending = index === -1 ? state.pending : state.pending.filter((_, i) => i !== index);
-    return withAnomaly(update(state, { pending }), { kind: "duplicate_response", callId: e.callId });
+    return withAnomaly(update(state, { pending }), {
+      kind: "duplicate_response",
+      callId: e.callId,
+    });
   }
   if (index === -1) {
     return withAnomaly(state, { kind: "response_without_request", callId: e.callId });
@@ -206,7 +211,11 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
   const request = state.pending[index]!;
   const pending = state.pending.filter((_, i) => i !== index);
   const answered = hset(state.answered, e.callId, true as const);
-  if (!e.ok) return withAnomaly(update(state, { pending, answered }), { kind: "failed_response", callId: e.callId });
+  if (!e.ok)
+    return withAnomaly(update(state, { pending, answered }), {
+      kind: "failed_response",
+      callId: e.callId,
+    });
   return update(state, { pending, answered, enabled: union(state.enabled, request.names) });
 }
 
@@ -271,9 +280,15 @@ function replaceExtension(
 }
 
 /** R3/R4: the registered form of a raw tool: public name, owner metadata overwritten. */
-function register(raw: McpTool, publicName: string, owner: string, ownerMetaKey: string): RegisteredTool {
+function register(
+  raw: McpTool,
+  publicName: string,
+  owner: string,
+  ownerMetaKey: string,
+): RegisteredTool {
   // A computed key defines an own property, so an owner key of `__proto__` is safe here.
-  const meta = raw._meta === undefined ? { [ownerMetaKey]: owner } : { ...raw._meta, [ownerMetaKey]: owner };
+  const meta =
+    raw._meta === undefined ? { [ownerMetaKey]: owner } : { ...raw._meta, [ownerMetaKey]: owner };
   // Copy, then assign: V8 copies fast but slows down badly when a spread literal redefines a key.
   const tool: McpTool = { ...raw };
   tool.name = publicName;
@@ -297,7 +312,9 @@ function ignore(state: State, type: string, reason: string): State {
 
 function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
   const next = [...list, item];
-  return next.length > DIAGNOSTIC_HISTORY_LIMIT ? next.slice(next.length - DIAGNOSTIC_HISTORY_LIMIT) : next;
+  return next.length > DIAGNOSTIC_HISTORY_LIMIT
+    ? next.slice(next.length - DIAGNOSTIC_HISTORY_LIMIT)
+    : next;
 }
 
 /** Sorted, de-duplicated union; returns `base` itself when nothing is added. */
@@ -320,7 +337,6 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 function isJsonObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
 
 /**
  * A copy of `state` with `changes`. Written out field by field: V8 copies an object literal

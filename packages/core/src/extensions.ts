@@ -15,3 +15,8 @@ export function listExtensions(state: State): ExtensionState[] {
 
 /** One extension's registered tool by public name (collision losers included). */
 export { findTool };
+
+/** R10: the extensions (keys, first one wins) that all produce `publicName`, when more than one does. */
+export function collisionOwners(state: State, publicName: string): readonly string[] | undefined {
+  return Object.hasOwn(state.collisions, publicName) ? state.collisions[publicName] : undefined;
+}

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const src = dirname(fileURLToPath(import.meta.url));
-const FORBIDDEN = /^(node:|fs$|path$|child_process$|os$|crypto$|net$|http$|https$|better-sqlite3|@modelcontextprotocol\/)/;
+const FORBIDDEN =
+  /^(node:|fs$|path$|child_process$|os$|crypto$|net$|http$|https$|better-sqlite3|@modelcontextprotocol\/)/;
 
 /** Walks the import graph from `entry`, returning every module specifier it reaches. */
 function importGraph(entry: string): { file: string; specifier: string }[] {
@@ -16,10 +17,13 @@ function importGraph(entry: string): { file: string; specifier: string }[] {
     if (seen.has(file)) continue;
     seen.add(file);
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/(?:import|export)\s[^'";]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm)) {
+    for (const m of text.matchAll(
+      /(?:import|export)\s[^'";]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm,
+    )) {
       const specifier = m[1] ?? m[2] ?? m[3]!;
       found.push({ file, specifier });
-      if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
+      if (specifier.startsWith("."))
+        queue.push(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
     }
   }
   return found;
@@ -29,14 +33,26 @@ describe("E5 the core is embeddable", () => {
   it("imports nothing from Node, SQLite or the MCP SDK, only zod", () => {
     const graph = importGraph(join(src, "index.ts"));
     expect(graph.length).toBeGreaterThan(20);
-    const external = [...new Set(graph.filter((i) => !i.specifier.startsWith(".")).map((i) => i.specifier))];
+    const external = [
+      ...new Set(graph.filter((i) => !i.specifier.startsWith(".")).map((i) => i.specifier)),
+    ];
     expect(external).toEqual(["zod"]);
     expect(graph.filter((i) => FORBIDDEN.test(i.specifier))).toEqual([]);
   });
 
   it("every source file is reachable from index.ts or is a test, a test helper or the testing subpath", () => {
-    const reached = new Set(importGraph(join(src, "index.ts")).map((i) => resolve(dirname(i.file), i.specifier.replace(/\.js$/, ".ts"))));
-    const orphans = readdirSync(src).filter((f) => f.endsWith(".ts") && !/\.test(-helpers)?\.ts$/.test(f) && f !== "index.ts" && !reached.has(join(src, f)));
+    const reached = new Set(
+      importGraph(join(src, "index.ts")).map((i) =>
+        resolve(dirname(i.file), i.specifier.replace(/\.js$/, ".ts")),
+      ),
+    );
+    const orphans = readdirSync(src).filter(
+      (f) =>
+        f.endsWith(".ts") &&
+        !/\.test(-helpers)?\.ts$/.test(f) &&
+        f !== "index.ts" &&
+        !reached.has(join(src, f)),
+    );
     expect(orphans).toEqual([]);
   });
 

@@ -28,16 +28,38 @@ export class InMemoryEventStore implements EventStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async append(streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion = "any"): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedVersion = "any",
+  ): Promise<AppendResult> {
     this.#open();
-    const decoded: { eventId: string; event: ToolledgerEvent; metadata: Record<string, unknown>; fingerprint: string }[] = [];
+    const decoded: {
+      eventId: string;
+      event: ToolledgerEvent;
+      metadata: Record<string, unknown>;
+      fingerprint: string;
+    }[] = [];
     for (const [index, e] of events.entries()) {
       const result = decodeEvent(e.event);
       if (!result.ok) {
-        return { ok: false, error: { code: "INVALID_EVENT", index, path: result.error.path, message: `event ${index} (${e.eventId}): ${result.error.message}` } };
+        return {
+          ok: false,
+          error: {
+            code: "INVALID_EVENT",
+            index,
+            path: result.error.path,
+            message: `event ${index} (${e.eventId}): ${result.error.message}`,
+          },
+        };
       }
       const metadata = e.metadata ?? {};
-      decoded.push({ eventId: e.eventId, event: result.event, metadata, fingerprint: fingerprintOf(streamId, result.event, metadata) });
+      decoded.push({
+        eventId: e.eventId,
+        event: result.event,
+        metadata,
+        fingerprint: fingerprintOf(streamId, result.event, metadata),
+      });
     }
     const replayed = checkIdempotent(decoded, this.#byEventId);
     if (replayed) return replayed;
@@ -47,12 +69,24 @@ export class InMemoryEventStore implements EventStore {
       return { ok: false, error: { code: "VERSION_CONFLICT", streamId, expected, actual } };
     }
     if (decoded.length === 0) {
-      return { ok: true, nextExpectedVersion: actual, firstGlobalPosition: this.#all.length, lastGlobalPosition: this.#all.length };
+      return {
+        ok: true,
+        nextExpectedVersion: actual,
+        firstGlobalPosition: this.#all.length,
+        lastGlobalPosition: this.#all.length,
+      };
     }
     const seen = new Set<string>();
     for (const d of decoded) {
       if (seen.has(d.eventId)) {
-        return { ok: false, error: { code: "DUPLICATE_EVENT", eventId: d.eventId, message: `event id ${d.eventId} appears twice in one batch` } };
+        return {
+          ok: false,
+          error: {
+            code: "DUPLICATE_EVENT",
+            eventId: d.eventId,
+            message: `event id ${d.eventId} appears twice in one batch`,
+          },
+        };
       }
       seen.add(d.eventId);
     }
@@ -73,7 +107,12 @@ export class InMemoryEventStore implements EventStore {
       this.#byEventId.set(d.eventId, { stored, fingerprint: d.fingerprint });
     }
     this.#streams.set(streamId, stream);
-    return { ok: true, nextExpectedVersion: stream.length, firstGlobalPosition: first, lastGlobalPosition: this.#all.length };
+    return {
+      ok: true,
+      nextExpectedVersion: stream.length,
+      firstGlobalPosition: first,
+      lastGlobalPosition: this.#all.length,
+    };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
@@ -100,7 +139,8 @@ export class InMemoryEventStore implements EventStore {
   }
 
   #open(): void {
-    if (this.#closed) throw new EventStoreError("STORE_CLOSED", "the in-memory event store is closed");
+    if (this.#closed)
+      throw new EventStoreError("STORE_CLOSED", "the in-memory event store is closed");
   }
 }
 
@@ -113,7 +153,11 @@ export function matches(expected: ExpectedVersion, actual: number): boolean {
 }
 
 /** The content identity of an event for idempotent retries (id reuse with other content is a duplicate). */
-export function fingerprintOf(streamId: string, event: ToolledgerEvent, metadata: Record<string, unknown>): string {
+export function fingerprintOf(
+  streamId: string,
+  event: ToolledgerEvent,
+  metadata: Record<string, unknown>,
+): string {
   return JSON.stringify([streamId, event, metadata]);
 }
 
@@ -130,22 +174,49 @@ function checkIdempotent(
     const prior = byEventId.get(d.eventId);
     if (!prior) continue;
     if (prior.fingerprint !== d.fingerprint) {
-      return { ok: false, error: { code: "DUPLICATE_EVENT", eventId: d.eventId, message: `event id ${d.eventId} is already stored with different content` } };
+      return {
+        ok: false,
+        error: {
+          code: "DUPLICATE_EVENT",
+          eventId: d.eventId,
+          message: `event id ${d.eventId} is already stored with different content`,
+        },
+      };
     }
     found++;
   }
   if (found === 0) return null;
   if (found < batch.length) {
-    return { ok: false, error: { code: "DUPLICATE_EVENT", eventId: batch.find((d) => byEventId.has(d.eventId))!.eventId, message: "the batch mixes stored and new event ids; retry the original batch exactly" } };
+    return {
+      ok: false,
+      error: {
+        code: "DUPLICATE_EVENT",
+        eventId: batch.find((d) => byEventId.has(d.eventId))!.eventId,
+        message: "the batch mixes stored and new event ids; retry the original batch exactly",
+      },
+    };
   }
   for (let i = 1; i < batch.length; i++) {
     const previous = byEventId.get(batch[i - 1]!.eventId)!.stored;
     const current = byEventId.get(batch[i]!.eventId)!.stored;
     if (current.streamPosition !== previous.streamPosition + 1) {
-      return { ok: false, error: { code: "DUPLICATE_EVENT", eventId: batch[i]!.eventId, message: "the batch's event ids are stored, but not as one batch in this order; retry the original batch exactly" } };
+      return {
+        ok: false,
+        error: {
+          code: "DUPLICATE_EVENT",
+          eventId: batch[i]!.eventId,
+          message:
+            "the batch's event ids are stored, but not as one batch in this order; retry the original batch exactly",
+        },
+      };
     }
   }
   const first = byEventId.get(batch[0]!.eventId)!.stored;
   const last = byEventId.get(batch[batch.length - 1]!.eventId)!.stored;
-  return { ok: true, nextExpectedVersion: last.streamPosition, firstGlobalPosition: first.globalPosition, lastGlobalPosition: last.globalPosition };
+  return {
+    ok: true,
+    nextExpectedVersion: last.streamPosition,
+    firstGlobalPosition: first.globalPosition,
+    lastGlobalPosition: last.globalPosition,
+  };
 }

@@ -1,4 +1,4 @@
-export { checkCall, type CheckCallResult } from "./checkCall.js";
+export { type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,
   classifyTool,
@@ -36,9 +36,9 @@ export {
   AnomalySchema,
   type Cleared,
   ClearedSchema,
+  CONVERSATION_EVENT_TYPES,
   type Compacted,
   CompactedSchema,
-  CONVERSATION_EVENT_TYPES,
   type DeferralConfigured,
   DeferralConfiguredSchema,
   type DeferralMode,
@@ -71,7 +71,7 @@ export {
   ToolsInvalidatedSchema,
 } from "./events.js";
 export { evolve } from "./evolve.js";
-export { findTool, getExtension, listExtensions } from "./extensions.js";
+export { collisionOwners, findTool, getExtension, listExtensions } from "./extensions.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";

@@ -31,7 +31,11 @@ export function listTools(state: State, options: ListToolsOptions = {}): Registe
 }
 
 /** The registered tools of one extension that won their public names, sorted. */
-export function extensionTools(state: State, ext: ExtensionState, includeHidden: boolean): RegisteredTool[] {
+export function extensionTools(
+  state: State,
+  ext: ExtensionState,
+  includeHidden: boolean,
+): RegisteredTool[] {
   if (ext.hidden && !includeHidden) return [];
   const out: RegisteredTool[] = [];
   for (const tool of ext.tools) {

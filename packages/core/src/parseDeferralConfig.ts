@@ -8,7 +8,10 @@ export interface DeferralConfig {
 
 export type DeferralConfigResult =
   | { ok: true; config: DeferralConfig }
-  | { ok: false; error: { code: "INVALID_DEFERRAL_MODE"; variable: string; value: string; message: string } };
+  | {
+      ok: false;
+      error: { code: "INVALID_DEFERRAL_MODE"; variable: string; value: string; message: string };
+    };
 
 export const DEFERRAL_ENV = "GOOSE_TOOL_DEFERRAL";
 export const ALWAYS_LOAD_ENV = "GOOSE_TOOL_DEFERRAL_ALWAYS_LOAD";
@@ -19,7 +22,9 @@ export const DEFERRAL_MODES: readonly DeferralMode[] = ["off", "lookup"];
  * error naming the allowed values) and the comma-separated always-load list.
  * `env` is any string map (e.g. `process.env`), so the core stays free of Node.
  */
-export function parseDeferralConfig(env: Readonly<Record<string, string | undefined>>): DeferralConfigResult {
+export function parseDeferralConfig(
+  env: Readonly<Record<string, string | undefined>>,
+): DeferralConfigResult {
   const value = env[DEFERRAL_ENV] ?? "";
   const mode = parseDeferralMode(value);
   if (mode === undefined) {

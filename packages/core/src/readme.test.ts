@@ -13,7 +13,10 @@ describe("README embedding example", () => {
     const readme = readFileSync(join(pkg, "README.md"), "utf8");
     const block = readme.match(/## Embedding[\s\S]*?```ts\n([\s\S]*?)```/)?.[1];
     expect(block, "README.md has a ts block under ## Embedding").toBeDefined();
-    const code = block!.replace('from "@toolledger/core"', `from ${JSON.stringify(pathToFileURL(join(pkg, "src/index.ts")).href)}`);
+    const code = block!.replace(
+      'from "@toolledger/core"',
+      `from ${JSON.stringify(pathToFileURL(join(pkg, "src/index.ts")).href)}`,
+    );
     expect(code.split("\n").length).toBeLessThanOrEqual(26);
     const expected = [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => JSON.parse(m[1]!));
     expect(expected.length).toBeGreaterThan(3);
@@ -21,7 +24,9 @@ describe("README embedding example", () => {
     const file = join(tmp, "example.ts");
     writeFileSync(file, code);
     const logged: unknown[] = [];
-    const spy = vi.spyOn(console, "log").mockImplementation((value: unknown) => void logged.push(value));
+    const spy = vi
+      .spyOn(console, "log")
+      .mockImplementation((value: unknown) => void logged.push(value));
     try {
       await import(pathToFileURL(file).href);
     } finally {

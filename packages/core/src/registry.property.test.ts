@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeEvent } from "./decodeEvent.js";
-import { EVENT_SCHEMA_VERSION as v, type McpTool, type ToolledgerEvent } from "./events.js";
+import { type McpTool, type ToolledgerEvent, EVENT_SCHEMA_VERSION as v } from "./events.js";
 import { evolve } from "./evolve.js";
 import { getExtension, listExtensions } from "./extensions.js";
 import { listTools } from "./listTools.js";
@@ -11,11 +11,28 @@ import { resolveTool } from "./resolveTool.js";
 import { initialState, type State } from "./state.js";
 
 // Odd names on purpose: prefixes of each other, hidden ones, non-ASCII, prototype keys.
-const EXTENSIONS = ["a", "a__b", "A", "_hidden", "client 🚀", "__proto__", "GitHub", "x.y", "constructor"];
+const EXTENSIONS = [
+  "a",
+  "a__b",
+  "A",
+  "_hidden",
+  "client 🚀",
+  "__proto__",
+  "GitHub",
+  "x.y",
+  "constructor",
+];
 const TOOLS = ["b__c", "c", "x", "__proto__", "toString", "create_issue", "b", "a__b", ""];
 
 type Step =
-  | { op: "add"; ext: number; unprefixed: boolean; hidden: boolean; fp: number; available: number[] }
+  | {
+      op: "add";
+      ext: number;
+      unprefixed: boolean;
+      hidden: boolean;
+      fp: number;
+      available: number[];
+    }
   | { op: "remove"; ext: number }
   | { op: "invalidate"; ext: number }
   | { op: "fetch"; ext: number; tools: number[]; lag: number; malformed: boolean }
@@ -24,10 +41,29 @@ type Step =
 const ext = fc.nat(EXTENSIONS.length - 1);
 const toolIdx = fc.nat(TOOLS.length - 1);
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("add" as const), ext, unprefixed: fc.boolean(), hidden: fc.boolean(), fp: fc.nat(2), available: fc.array(toolIdx, { maxLength: 2 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("add" as const),
+      ext,
+      unprefixed: fc.boolean(),
+      hidden: fc.boolean(),
+      fp: fc.nat(2),
+      available: fc.array(toolIdx, { maxLength: 2 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("remove" as const), ext }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("invalidate" as const), ext }) },
-  { weight: 5, arbitrary: fc.record({ op: fc.constant("fetch" as const), ext, tools: fc.array(toolIdx, { maxLength: 6 }), lag: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(2)), malformed: fc.boolean() }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("fetch" as const),
+      ext,
+      tools: fc.array(toolIdx, { maxLength: 6 }),
+      lag: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(2)),
+      malformed: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("fail" as const), ext, lag: fc.nat(1) }) },
 );
 
@@ -40,7 +76,16 @@ function materialise(steps: Step[]): ToolledgerEvent[] {
     let e: ToolledgerEvent;
     switch (s.op) {
       case "add":
-        e = { type: "ExtensionAdded", v, name, kind: s.ext % 3 === 0 ? "platform" : "stdio", exposeUnprefixed: s.unprefixed, hidden: s.hidden, availableTools: s.available.map((i) => TOOLS[i]!), configFingerprint: `fp${s.fp}` };
+        e = {
+          type: "ExtensionAdded",
+          v,
+          name,
+          kind: s.ext % 3 === 0 ? "platform" : "stdio",
+          exposeUnprefixed: s.unprefixed,
+          hidden: s.hidden,
+          availableTools: s.available.map((i) => TOOLS[i]!),
+          configFingerprint: `fp${s.fp}`,
+        };
         break;
       case "remove":
         e = { type: "ExtensionRemoved", v, extension: name };
@@ -49,12 +94,28 @@ function materialise(steps: Step[]): ToolledgerEvent[] {
         e = { type: "ToolsInvalidated", v, extension: name };
         break;
       case "fetch": {
-        const tools: McpTool[] = s.tools.map((i, n) => (s.malformed && n === 0 ? { name: TOOLS[i]! } : { name: TOOLS[i]!, inputSchema: { type: "object" }, description: `${i}:${n}` }));
-        e = { type: "ToolsFetched", v, extension: name, startedAtVersion: Math.max(0, state.version - s.lag), tools };
+        const tools: McpTool[] = s.tools.map((i, n) =>
+          s.malformed && n === 0
+            ? { name: TOOLS[i]! }
+            : { name: TOOLS[i]!, inputSchema: { type: "object" }, description: `${i}:${n}` },
+        );
+        e = {
+          type: "ToolsFetched",
+          v,
+          extension: name,
+          startedAtVersion: Math.max(0, state.version - s.lag),
+          tools,
+        };
         break;
       }
       case "fail":
-        e = { type: "ToolsFetchFailed", v, extension: name, startedAtVersion: Math.max(0, state.version - s.lag), error: "boom" };
+        e = {
+          type: "ToolsFetchFailed",
+          v,
+          extension: name,
+          startedAtVersion: Math.max(0, state.version - s.lag),
+          error: "boom",
+        };
         break;
     }
     events.push(e);
@@ -64,7 +125,8 @@ function materialise(steps: Step[]): ToolledgerEvent[] {
 }
 
 const log = fc.array(step, { maxLength: 40 }).map(materialise);
-const names = (s: State, o = {}) => listTools(s, { includeHidden: true, ...o }).map((t) => t.publicName);
+const names = (s: State, o = {}) =>
+  listTools(s, { includeHidden: true, ...o }).map((t) => t.publicName);
 
 describe("registry laws (E2, R1–R13)", () => {
   it("E2 the reducer never throws on a decoded event, and every generated event decodes", () => {
@@ -105,7 +167,10 @@ describe("registry laws (E2, R1–R13)", () => {
         const copy = JSON.parse(JSON.stringify(state)) as State;
         expect(copy).toEqual(state);
         expect(names(copy)).toEqual(names(state));
-        for (const n of names(state)) expect(resolveTool(copy, n, { includeHidden: true })).toEqual(resolveTool(state, n, { includeHidden: true }));
+        for (const n of names(state))
+          expect(resolveTool(copy, n, { includeHidden: true })).toEqual(
+            resolveTool(state, n, { includeHidden: true }),
+          );
       }),
       { numRuns: 200 },
     );
@@ -117,7 +182,10 @@ describe("registry laws (E2, R1–R13)", () => {
         let state = initialState();
         for (const e of events) {
           const next = evolve(state, e);
-          if ((e.type === "ToolsFetched" || e.type === "ToolsFetchFailed") && e.startedAtVersion !== state.version) {
+          if (
+            (e.type === "ToolsFetched" || e.type === "ToolsFetchFailed") &&
+            e.startedAtVersion !== state.version
+          ) {
             expect(next.version).toBe(state.version);
             expect(names(next)).toEqual(names(state));
             const key = nameToKey(e.extension);
@@ -140,7 +208,11 @@ describe("registry laws (E2, R1–R13)", () => {
         for (const t of tools) {
           const owner = nameToKey(String(t.tool._meta?.goose_extension));
           expect(owner).toBe(t.owner);
-          expect(resolveTool(state, t.publicName, { includeHidden: true })).toMatchObject({ ok: true, extension: owner, rawName: t.rawName });
+          expect(resolveTool(state, t.publicName, { includeHidden: true })).toMatchObject({
+            ok: true,
+            extension: owner,
+            rawName: t.rawName,
+          });
         }
       }),
       { numRuns: 300 },
@@ -169,7 +241,15 @@ describe("registry laws (E2, R1–R13)", () => {
         const state = replay(events);
         for (const x of listExtensions(state)) {
           const key = x.key;
-          const same = { type: "ExtensionAdded", v, name: x.name, kind: x.kind, exposeUnprefixed: x.exposeUnprefixed, availableTools: [...x.availableTools], configFingerprint: x.configFingerprint } satisfies Omit<ToolledgerEvent & { type: "ExtensionAdded" }, "hidden">;
+          const same = {
+            type: "ExtensionAdded",
+            v,
+            name: x.name,
+            kind: x.kind,
+            exposeUnprefixed: x.exposeUnprefixed,
+            availableTools: [...x.availableTools],
+            configFingerprint: x.configFingerprint,
+          } satisfies Omit<ToolledgerEvent & { type: "ExtensionAdded" }, "hidden">;
           // The stored flag is effective hiddenness; a `_` key is hidden whichever flag it was added with.
           const flags = key.startsWith("_") ? [false, true] : [x.hidden];
           for (const hidden of flags) expect(evolve(state, { ...same, hidden })).toBe(state);

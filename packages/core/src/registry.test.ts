@@ -53,9 +53,16 @@ describe("R2–R4 registration", () => {
     const h = host();
     h.add("fs", { availableTools: ["read", "Write"] });
     const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
-    h.fetch("fs", [tool("read", { inputSchema: schema }), tool("write"), tool("Write"), tool("delete")]);
+    h.fetch("fs", [
+      tool("read", { inputSchema: schema }),
+      tool("write"),
+      tool("Write"),
+      tool("delete"),
+    ]);
     expect(names(listTools(h.state))).toEqual(["fs__Write", "fs__read"]);
-    expect(listTools(h.state, { extension: "fs" }).find((t) => t.rawName === "read")!.tool.inputSchema).toEqual(schema);
+    expect(
+      listTools(h.state, { extension: "fs" }).find((t) => t.rawName === "read")!.tool.inputSchema,
+    ).toEqual(schema);
   });
 
   it("R9 reports a malformed tool (no inputSchema) and registers the rest", () => {
@@ -64,7 +71,12 @@ describe("R2–R4 registration", () => {
     h.fetch("bad", [{ name: "broken" }, tool("fine")]);
     expect(names(listTools(h.state))).toEqual(["bad__fine"]);
     expect(diagnostics(h.state)).toContainEqual(
-      expect.objectContaining({ kind: "rejected_tool", extension: "bad", rawName: "broken", reason: "malformed" }),
+      expect.objectContaining({
+        kind: "rejected_tool",
+        extension: "bad",
+        rawName: "broken",
+        reason: "malformed",
+      }),
     );
   });
 
@@ -72,15 +84,31 @@ describe("R2–R4 registration", () => {
     const h = host();
     h.add("flaky");
     h.fetch("flaky", ["a"]);
-    h.run({ type: "RecordFetchFailure", extension: "flaky", startedAtVersion: h.state.version, error: "timeout after 500 ms" });
+    h.run({
+      type: "RecordFetchFailure",
+      extension: "flaky",
+      startedAtVersion: h.state.version,
+      error: "timeout after 500 ms",
+    });
     expect(listTools(h.state)).toEqual([]);
-    expect(diagnostics(h.state)).toContainEqual(expect.objectContaining({ kind: "fetch_failed", extension: "flaky", error: "timeout after 500 ms" }));
+    expect(diagnostics(h.state)).toContainEqual(
+      expect.objectContaining({
+        kind: "fetch_failed",
+        extension: "flaky",
+        error: "timeout after 500 ms",
+      }),
+    );
   });
 });
 
 describe("R6–R8 extensions", () => {
   it("R1/R6 refuses an extension whose key is empty, with a clear error", () => {
-    const d = decide(initialState(), { type: "AddExtension", name: "   ", kind: "stdio", configFingerprint: "x" });
+    const d = decide(initialState(), {
+      type: "AddExtension",
+      name: "   ",
+      kind: "stdio",
+      configFingerprint: "x",
+    });
     expect(d.ok).toBe(false);
     if (!d.ok) {
       expect(d.error.code).toBe("EMPTY_EXTENSION_KEY");
@@ -93,9 +121,23 @@ describe("R6–R8 extensions", () => {
     h.add("github");
     h.fetch("github", ["a"]);
     const before = h.state;
-    const d = decide(before, { type: "AddExtension", name: "github", kind: "stdio", configFingerprint: "fp:github" });
+    const d = decide(before, {
+      type: "AddExtension",
+      name: "github",
+      kind: "stdio",
+      configFingerprint: "fp:github",
+    });
     expect(d).toEqual({ ok: true, events: [] });
-    const event = { type: "ExtensionAdded", v, name: "github", kind: "stdio", exposeUnprefixed: false, hidden: false, availableTools: [], configFingerprint: "fp:github" } satisfies ToolledgerEvent;
+    const event = {
+      type: "ExtensionAdded",
+      v,
+      name: "github",
+      kind: "stdio",
+      exposeUnprefixed: false,
+      hidden: false,
+      availableTools: [],
+      configFingerprint: "fp:github",
+    } satisfies ToolledgerEvent;
     expect(evolve(before, event)).toBe(before);
   });
 
@@ -128,16 +170,33 @@ describe("R6–R8 extensions", () => {
     h.add("public");
     for (const e of ["_internal", "secret", "public"]) h.fetch(e, ["t"]);
     expect(names(listTools(h.state))).toEqual(["public__t"]);
-    expect(names(listTools(h.state, { includeHidden: true }))).toEqual(["_internal__t", "public__t", "secret__t"]);
+    expect(names(listTools(h.state, { includeHidden: true }))).toEqual([
+      "_internal__t",
+      "public__t",
+      "secret__t",
+    ]);
     expect(listTools(h.state, { extension: "secret" })).toEqual([]);
     expect(resolveTool(h.state, "secret__t").ok).toBe(false);
-    expect(resolveTool(h.state, "secret__t", { includeHidden: true })).toMatchObject({ ok: true, extension: "secret", rawName: "t" });
+    expect(resolveTool(h.state, "secret__t", { includeHidden: true })).toMatchObject({
+      ok: true,
+      extension: "secret",
+      rawName: "t",
+    });
   });
 
   it("R6 never stores more than the fingerprint of the connection config", () => {
     const h = host();
     h.run({ type: "AddExtension", name: "x", kind: "stdio", configFingerprint: "sha256:abc" });
-    expect(Object.keys(h.log[0]!).sort()).toEqual(["availableTools", "configFingerprint", "exposeUnprefixed", "hidden", "kind", "name", "type", "v"]);
+    expect(Object.keys(h.log[0]!).sort()).toEqual([
+      "availableTools",
+      "configFingerprint",
+      "exposeUnprefixed",
+      "hidden",
+      "kind",
+      "name",
+      "type",
+      "v",
+    ]);
   });
 });
 
@@ -165,7 +224,11 @@ describe("R10 duplicates", () => {
     h.fetch("a__b", ["c"]);
     expect(resolveTool(h.state, "a__b__c")).toMatchObject({ ok: true, extension: "a" });
     h.run({ type: "RemoveExtension", extension: "a" });
-    expect(resolveTool(h.state, "a__b__c")).toMatchObject({ ok: true, extension: "a__b", rawName: "c" });
+    expect(resolveTool(h.state, "a__b__c")).toMatchObject({
+      ok: true,
+      extension: "a__b",
+      rawName: "c",
+    });
     expect(diagnostics(h.state).filter((d) => d.kind === "collision")).toEqual([]);
   });
 
@@ -175,8 +238,13 @@ describe("R10 duplicates", () => {
     h.add("zeta", { exposeUnprefixed: true });
     h.fetch("github", ["create_issue"]);
     h.fetch("zeta", ["github__create_issue"]);
-    expect(resolveTool(h.state, "github__create_issue")).toMatchObject({ ok: true, extension: "github" });
-    expect(diagnostics(h.state)).toContainEqual(expect.objectContaining({ kind: "collision", winner: "github", losers: ["zeta"] }));
+    expect(resolveTool(h.state, "github__create_issue")).toMatchObject({
+      ok: true,
+      extension: "github",
+    });
+    expect(diagnostics(h.state)).toContainEqual(
+      expect.objectContaining({ kind: "collision", winner: "github", losers: ["zeta"] }),
+    );
   });
 
   it("R10 a server that lists one name twice keeps the first, in the server's order", () => {
@@ -184,7 +252,9 @@ describe("R10 duplicates", () => {
     h.add("s");
     h.fetch("s", [tool("x", { description: "first" }), tool("x", { description: "second" })]);
     expect(listTools(h.state).map((t) => t.tool.description)).toEqual(["first"]);
-    expect(diagnostics(h.state)).toContainEqual(expect.objectContaining({ kind: "rejected_tool", reason: "duplicate" }));
+    expect(diagnostics(h.state)).toContainEqual(
+      expect.objectContaining({ kind: "rejected_tool", reason: "duplicate" }),
+    );
   });
 });
 
@@ -210,10 +280,22 @@ describe("R11 cache version", () => {
     const startedAt = h.state.version;
     h.run({ type: "InvalidateTools", extension: "a" });
     expect(staleExtensions(h.state)).toEqual(["a"]);
-    h.run({ type: "RecordFetch", extension: "a", startedAtVersion: startedAt, tools: [tool("raced")] });
+    h.run({
+      type: "RecordFetch",
+      extension: "a",
+      startedAtVersion: startedAt,
+      tools: [tool("raced")],
+    });
     expect(names(listTools(h.state))).toEqual(["a__old"]);
     expect(h.log.at(-1)!.type).toBe("ToolsFetched");
-    expect(diagnostics(h.state)).toContainEqual(expect.objectContaining({ kind: "stale_fetch", extension: "a", count: 1, startedAtVersion: startedAt }));
+    expect(diagnostics(h.state)).toContainEqual(
+      expect.objectContaining({
+        kind: "stale_fetch",
+        extension: "a",
+        count: 1,
+        startedAtVersion: startedAt,
+      }),
+    );
     expect(staleExtensions(h.state)).toEqual(["a"]);
     h.fetch("a", ["new"]);
     expect(names(listTools(h.state))).toEqual(["a__new"]);
@@ -245,7 +327,9 @@ describe("R12 filtering", () => {
     expect(names(listTools(h.state, { extension: "dev tools" }))).toEqual(["shell"]);
     expect(names(listTools(h.state, { exclude: "GITHUB" }))).toEqual(["files__read", "shell"]);
     expect(names(listTools(h.state, { extension: "github", exclude: "github" }))).toEqual([]);
-    expect(names(listTools(h.state, { extension: "files", exclude: "github" }))).toEqual(["files__read"]);
+    expect(names(listTools(h.state, { extension: "files", exclude: "github" }))).toEqual([
+      "files__read",
+    ]);
     expect(listTools(h.state, { extension: "nope" })).toEqual([]);
   });
 });
@@ -257,14 +341,36 @@ describe("R13 resolving calls", () => {
       h.add(n);
       h.fetch(n, ["tool", "test__tool"]);
     }
-    expect(resolveTool(h.state, "test_client__tool")).toMatchObject({ ok: true, extension: "test_client", rawName: "tool" });
+    expect(resolveTool(h.state, "test_client__tool")).toMatchObject({
+      ok: true,
+      extension: "test_client",
+      rawName: "tool",
+    });
     // `__cli__ent__` starts with `_`, so it is hidden (R8): the host routes to it explicitly.
-    expect(resolveTool(h.state, "__cli__ent____tool", { includeHidden: true })).toMatchObject({ ok: true, extension: "__cli__ent__", rawName: "tool" });
+    expect(resolveTool(h.state, "__cli__ent____tool", { includeHidden: true })).toMatchObject({
+      ok: true,
+      extension: "__cli__ent__",
+      rawName: "tool",
+    });
     expect(resolveTool(h.state, "__cli__ent____tool").ok).toBe(false);
-    expect(resolveTool(h.state, "client___tool")).toMatchObject({ ok: true, extension: "client_", rawName: "tool" });
-    expect(resolveTool(h.state, "client___test__tool")).toMatchObject({ ok: true, extension: "client_", rawName: "test__tool" });
-    expect(resolveTool(h.state, "client___tools")).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
-    expect(resolveTool(h.state, "_client__tools")).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
+    expect(resolveTool(h.state, "client___tool")).toMatchObject({
+      ok: true,
+      extension: "client_",
+      rawName: "tool",
+    });
+    expect(resolveTool(h.state, "client___test__tool")).toMatchObject({
+      ok: true,
+      extension: "client_",
+      rawName: "test__tool",
+    });
+    expect(resolveTool(h.state, "client___tools")).toMatchObject({
+      ok: false,
+      error: { code: "UNKNOWN_TOOL" },
+    });
+    expect(resolveTool(h.state, "_client__tools")).toMatchObject({
+      ok: false,
+      error: { code: "UNKNOWN_TOOL" },
+    });
   });
 
   it("R13 recovers github.create_issue, functions.github__create_issue and developer.shell", () => {
@@ -273,12 +379,34 @@ describe("R13 resolving calls", () => {
     h.add("developer", { exposeUnprefixed: true, kind: "platform" });
     h.fetch("github", ["create_issue"]);
     h.fetch("developer", ["shell"]);
-    for (const name of ["github.create_issue", "functions.github__create_issue", "functions:github.create_issue", "  github__create_issue "]) {
-      expect(resolveTool(h.state, name), name).toMatchObject({ ok: true, extension: "github", rawName: "create_issue", recovered: true });
+    for (const name of [
+      "github.create_issue",
+      "functions.github__create_issue",
+      "functions:github.create_issue",
+      "  github__create_issue ",
+    ]) {
+      expect(resolveTool(h.state, name), name).toMatchObject({
+        ok: true,
+        extension: "github",
+        rawName: "create_issue",
+        recovered: true,
+      });
     }
-    expect(resolveTool(h.state, "developer.shell")).toMatchObject({ ok: true, extension: "developer", rawName: "shell", recovered: true });
-    expect(resolveTool(h.state, "functions.shell")).toMatchObject({ ok: true, extension: "developer", rawName: "shell" });
-    expect(resolveTool(h.state, "github__create_issue")).toMatchObject({ ok: true, recovered: false });
+    expect(resolveTool(h.state, "developer.shell")).toMatchObject({
+      ok: true,
+      extension: "developer",
+      rawName: "shell",
+      recovered: true,
+    });
+    expect(resolveTool(h.state, "functions.shell")).toMatchObject({
+      ok: true,
+      extension: "developer",
+      rawName: "shell",
+    });
+    expect(resolveTool(h.state, "github__create_issue")).toMatchObject({
+      ok: true,
+      recovered: false,
+    });
   });
 
   it("R13 a mangled name that matches two tools fails and names both", () => {
@@ -287,7 +415,10 @@ describe("R13 resolving calls", () => {
     h.add("other", { exposeUnprefixed: true });
     h.fetch("github", ["create_issue"]);
     h.fetch("other", ["github.create_issue"]);
-    expect(resolveTool(h.state, "github.create_issue")).toMatchObject({ ok: true, extension: "other" });
+    expect(resolveTool(h.state, "github.create_issue")).toMatchObject({
+      ok: true,
+      extension: "other",
+    });
     const r = resolveTool(h.state, "functions.github.create_issue");
     expect(r.ok).toBe(false);
     if (!r.ok) {
@@ -326,9 +457,19 @@ describe("keys that look like Object.prototype members", () => {
     h.fetch("__proto__", ["x"]);
     h.fetch("constructor", ["__proto__"]);
     expect(names(listTools(h.state))).toEqual(["constructor____proto__"]);
-    expect(names(listTools(h.state, { includeHidden: true }))).toEqual(["__proto____x", "constructor____proto__"]);
-    expect(resolveTool(h.state, "__proto____x", { includeHidden: true })).toMatchObject({ ok: true, extension: "__proto__" });
-    expect(resolveTool(h.state, "constructor____proto__")).toMatchObject({ ok: true, extension: "constructor", rawName: "__proto__" });
+    expect(names(listTools(h.state, { includeHidden: true }))).toEqual([
+      "__proto____x",
+      "constructor____proto__",
+    ]);
+    expect(resolveTool(h.state, "__proto____x", { includeHidden: true })).toMatchObject({
+      ok: true,
+      extension: "__proto__",
+    });
+    expect(resolveTool(h.state, "constructor____proto__")).toMatchObject({
+      ok: true,
+      extension: "constructor",
+      rawName: "__proto__",
+    });
     expect(resolveTool(h.state, "toString__x").ok).toBe(false);
     expect(JSON.parse(JSON.stringify(h.state))).toEqual(h.state);
   });

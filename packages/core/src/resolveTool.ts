@@ -39,7 +39,11 @@ export type ResolveResult = ResolvedTool | ResolveFailure;
  * `functions.`/`functions:` stripped, and `.` accepted for the first `__` (or between an
  * unprefixed tool's owner and name). Exactly one tool must match.
  */
-export function resolveTool(state: State, name: string, options: ResolveOptions = {}): ResolveResult {
+export function resolveTool(
+  state: State,
+  name: string,
+  options: ResolveOptions = {},
+): ResolveResult {
   const includeHidden = options.includeHidden ?? false;
   const exact = visibleWinner(state, name, includeHidden);
   if (exact) return resolved(exact, false);
@@ -76,7 +80,10 @@ export function resolveTool(state: State, name: string, options: ResolveOptions 
       },
     };
   }
-  const suggestions = closeNames(s, listTools(state, { includeHidden }).map((t) => t.publicName));
+  const suggestions = closeNames(
+    s,
+    listTools(state, { includeHidden }).map((t) => t.publicName),
+  );
   return {
     ok: false,
     error: {
@@ -84,13 +91,19 @@ export function resolveTool(state: State, name: string, options: ResolveOptions 
       name,
       message:
         `no tool named ${JSON.stringify(name)}` +
-        (suggestions.length > 0 ? `; close names: ${suggestions.join(", ")}` : "; list the tools to see the exact names"),
+        (suggestions.length > 0
+          ? `; close names: ${suggestions.join(", ")}`
+          : "; list the tools to see the exact names"),
       suggestions,
     },
   };
 }
 
-function visibleWinner(state: State, publicName: string, includeHidden: boolean): RegisteredTool | undefined {
+function visibleWinner(
+  state: State,
+  publicName: string,
+  includeHidden: boolean,
+): RegisteredTool | undefined {
   const tool = winnerOf(state, publicName);
   if (!tool) return undefined;
   if (!includeHidden && hget(state.extensions, tool.owner)?.hidden) return undefined;
@@ -98,5 +111,12 @@ function visibleWinner(state: State, publicName: string, includeHidden: boolean)
 }
 
 function resolved(tool: RegisteredTool, recovered: boolean): ResolvedTool {
-  return { ok: true, publicName: tool.publicName, extension: tool.owner, rawName: tool.rawName, tool, recovered };
+  return {
+    ok: true,
+    publicName: tool.publicName,
+    extension: tool.owner,
+    rawName: tool.rawName,
+    tool,
+    recovered,
+  };
 }
