@@ -38,7 +38,7 @@ async function emmett(events: readonly ToolledgerEvent[], rounds: number): Promi
       "6a",
       name,
       peer,
-      `not installed: it needs the native sqlite3 package, whose build pnpm refuses unless pnpm-workspace.yaml allowBuilds lists sqlite3 (ERR_PNPM_IGNORED_BUILDS); allowed, a fresh install compiles sqlite3 from source for ~2m40s here (${errorLine(error).slice(0, 80)})`,
+      `not installed: it needs the native sqlite3 package, whose build pnpm refuses unless pnpm-workspace.yaml allowBuilds lists sqlite3 (ERR_PNPM_IGNORED_BUILDS); allowed, a fresh install compiles sqlite3 from source for ~2m40s here (${(error as { code?: string }).code ?? errorLine(error)})`,
       ahead,
     );
   }
