@@ -1,5 +1,6 @@
 import {
   type Anomaly,
+  compareBytes,
   type ExtensionState,
   evolve,
   findTool,
@@ -127,7 +128,7 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       changes.push({
         kind: "tools_added",
         extension: key,
-        names: b.tools.map((t) => t.publicName),
+        names: b.tools.map((t) => t.publicName).sort(compareBytes),
       });
     if (b && b.rejected !== a?.rejected && b.rejected.length > 0) {
       changes.push({

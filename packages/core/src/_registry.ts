@@ -1,6 +1,6 @@
 import { type HashDict, hget } from "./_hashDict.js";
 import { type Dict, get, setOwn } from "./_records.js";
-import { compareBytes } from "./compareBytes.js";
+import { sortBytewise } from "./compareBytes.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
 
 /**
@@ -78,17 +78,41 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** The extension's tool with this public name (binary search over its sorted tools). */
+const indexes = new WeakMap<readonly RegisteredTool[], ReadonlyMap<string, RegisteredTool>>();
+const sortedViews = new WeakMap<readonly RegisteredTool[], readonly RegisteredTool[]>();
+
+/** Remembers the by-name index the reducer built while registering `tools`. */
+export function rememberIndex(
+  tools: readonly RegisteredTool[],
+  index: ReadonlyMap<string, RegisteredTool>,
+): void {
+  indexes.set(tools, index);
+}
+
+/**
+ * The extension's tool with this public name. The index is derived from the (immutable)
+ * tools array and cached by its identity, so state stays plain JSON.
+ */
 export function findTool(ext: ExtensionState, publicName: string): RegisteredTool | undefined {
-  const tools = ext.tools;
-  let lo = 0;
-  let hi = tools.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareBytes(tools[mid]!.publicName, publicName);
-    if (c === 0) return tools[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+  let index = indexes.get(ext.tools);
+  if (!index) {
+    const built = new Map<string, RegisteredTool>();
+    for (const t of ext.tools) built.set(t.publicName, t);
+    indexes.set(ext.tools, built);
+    index = built;
   }
-  return undefined;
+  return index.get(publicName);
+}
+
+/**
+ * The extension's tools byte-wise sorted by public name. Sorted on first use, not when
+ * folding: a replayed log refetches far more often than anyone lists.
+ */
+export function sortedTools(ext: ExtensionState): readonly RegisteredTool[] {
+  let sorted = sortedViews.get(ext.tools);
+  if (!sorted) {
+    sorted = sortBytewise([...ext.tools], (t) => t.publicName);
+    sortedViews.set(ext.tools, sorted);
+  }
+  return sorted;
 }

@@ -1,6 +1,6 @@
 import { emptyHashDict, hfromKeys, hget, hhas, hkeys, hremove, hset } from "./_hashDict.js";
-import { updateCollisions } from "./_registry.js";
-import { sortBytewise } from "./compareBytes.js";
+import { rememberIndex, updateCollisions } from "./_registry.js";
+import { compareBytes } from "./compareBytes.js";
 import type {
   Anomaly,
   Compacted,
@@ -117,7 +117,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
 
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
   const tools: RegisteredTool[] = [];
-  const seen = new Set<string>();
+  const byName = new Map<string, RegisteredTool>();
   const rejected: RejectedTool[] = [];
   for (const raw of e.tools) {
     if (allowed && !allowed.has(raw.name)) continue;
@@ -130,7 +130,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       continue;
     }
     const publicName = ext.exposeUnprefixed ? raw.name : `${key}__${raw.name}`;
-    if (seen.has(publicName)) {
+    if (byName.has(publicName)) {
       rejected.push({
         rawName: raw.name,
         reason: "duplicate",
@@ -138,10 +138,11 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       });
       continue;
     }
-    seen.add(publicName);
-    tools.push(register(raw, publicName, key, state.ownerMetaKey));
+    const registered = register(raw, publicName, key, state.ownerMetaKey);
+    byName.set(publicName, registered);
+    tools.push(registered);
   }
-  sortBytewise(tools, (t) => t.publicName);
+  rememberIndex(tools, byName);
   const next: ExtensionState = {
     ...ext,
     fetch: { status: "ok", version: e.startedAtVersion, error: null },
@@ -317,17 +318,26 @@ function appendBounded<T>(list: readonly T[], item: T): readonly T[] {
     : next;
 }
 
-/** Sorted, de-duplicated union; returns `base` itself when nothing is added. */
+/**
+ * Sorted, de-duplicated union; returns `base` itself when nothing is added. Binary-search
+ * inserts into a copy: no set of the whole enabled list is built per response.
+ */
 function union(base: readonly string[], add: readonly string[]): readonly string[] {
-  const have = new Set(base);
-  const extra: string[] = [];
-  for (const n of add) {
-    if (have.has(n)) continue;
-    have.add(n);
-    extra.push(n);
+  let out: string[] | null = null;
+  for (const name of add) {
+    const list = out ?? base;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBytes(list[mid]!, name) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < list.length && list[lo] === name) continue;
+    out ??= base.slice();
+    out.splice(lo, 0, name);
   }
-  if (extra.length === 0) return base;
-  return sortBytewise([...base, ...extra], (n) => n);
+  return out ?? base;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

@@ -1,5 +1,5 @@
 import { hget, hkeys } from "./_hashDict.js";
-import { isWinner } from "./_registry.js";
+import { isWinner, sortedTools } from "./_registry.js";
 import { sortBytewise } from "./compareBytes.js";
 import { nameToKey } from "./nameToKey.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
@@ -38,7 +38,7 @@ export function extensionTools(
 ): RegisteredTool[] {
   if (ext.hidden && !includeHidden) return [];
   const out: RegisteredTool[] = [];
-  for (const tool of ext.tools) {
+  for (const tool of sortedTools(ext)) {
     if (isWinner(state, tool)) out.push(tool);
   }
   return out;

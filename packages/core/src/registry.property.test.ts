@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compareBytes } from "./compareBytes.js";
 import { decodeEvent } from "./decodeEvent.js";
 import { type McpTool, type ToolledgerEvent, EVENT_SCHEMA_VERSION as v } from "./events.js";
 import { evolve } from "./evolve.js";
@@ -216,6 +217,22 @@ describe("registry laws (E2, R1–R13)", () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("R12 listings are byte-wise sorted by public name, whatever order the servers sent", () => {
+    fc.assert(
+      fc.property(log, fc.constantFrom(...EXTENSIONS), (events, x) => {
+        const state = replay(events);
+        for (const list of [
+          names(state),
+          names(state, { extension: x }),
+          names(state, { exclude: x }),
+        ]) {
+          expect(list).toEqual([...list].sort(compareBytes));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -47,8 +47,8 @@ export interface ExtensionState {
   configFingerprint: string;
   fetch: FetchStatus;
   /**
-   * Registered tools, byte-wise sorted by public name (the first of a name the server
-   * repeated wins). Read one with `findTool`.
+   * Registered tools in the server's order (the first of a name the server repeated wins).
+   * Read one with `findTool`; `listTools` sorts them.
    */
   tools: readonly RegisteredTool[];
   rejected: readonly RejectedTool[];
