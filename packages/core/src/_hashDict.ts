@@ -107,8 +107,31 @@ export function hvalues<V>(d: HashDict<V>): V[] {
   return out;
 }
 
+/** A map of `keys` (duplicates collapse) all set to `value`, built in one pass. */
 export function hfromKeys<V>(keys: Iterable<string>, value: V): HashDict<V> {
-  let d = emptyHashDict<V>();
-  for (const k of keys) if (!hhas(d, k)) d = hset(d, k, value);
-  return d;
+  // Built with private mutable arrays, which nobody else sees until they are returned.
+  const buckets: ([string[], V[]] | null)[][] = [];
+  let size = 0;
+  for (const key of keys) {
+    const h = hashOf(key);
+    let branch = buckets[h & 63];
+    if (!branch) {
+      branch = new Array<[string[], V[]] | null>(FANOUT).fill(null);
+      buckets[h & 63] = branch;
+    }
+    const j = (h >>> 6) & 63;
+    let leaf = branch[j];
+    if (!leaf) {
+      leaf = [[], []];
+      branch[j] = leaf;
+    }
+    if (leaf[0].includes(key)) continue;
+    leaf[0].push(key);
+    leaf[1].push(value);
+    size++;
+  }
+  if (size === 0) return emptyHashDict();
+  const root: (Branch<V> | null)[] = new Array<Branch<V> | null>(FANOUT).fill(null);
+  for (let i = 0; i < FANOUT; i++) root[i] = buckets[i] ?? null;
+  return { size, buckets: root };
 }

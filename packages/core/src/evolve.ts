@@ -1,6 +1,6 @@
-import { emptyHashDict, hfromKeys, hget, hhas, hkeys, hremove, hset } from "./_hashDict.js";
+import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
 import { rememberIndex, updateCollisions } from "./_registry.js";
-import { compareBytes } from "./compareBytes.js";
+import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
   Compacted,
@@ -222,7 +222,7 @@ function enableResponded(state: State, e: EnableToolsResponded): State {
 
 /** D7: the conversation-derived state is carried by the event, so replay can start here. */
 function compacted(state: State, e: Compacted): State {
-  const enabled = union([], e.enabled);
+  const enabled = sortBytewise([...new Set(e.enabled)], (n) => n);
   const { pending, anomalies } = state;
   // A compaction of the current state changes nothing, so the reducer keeps the same object.
   const unchanged =
@@ -231,7 +231,8 @@ function compacted(state: State, e: Compacted): State {
     e.pending.every(
       (p, i) => p.callId === pending[i]!.callId && sameStrings(p.names, pending[i]!.names),
     ) &&
-    sameStrings([...e.answered].sort(), hkeys(state.answered).sort()) &&
+    e.answered.length === state.answered.size &&
+    e.answered.every((id) => hhas(state.answered, id)) &&
     e.anomalyCount === state.anomalyCount &&
     e.anomalies.length === anomalies.length &&
     e.anomalies.every((a, i) => a.kind === anomalies[i]!.kind && a.callId === anomalies[i]!.callId);
