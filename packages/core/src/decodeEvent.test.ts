@@ -1,6 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeEvent, decodeEventOrThrow, EventDecodeError } from "./decodeEvent.js";
-import { EVENT_TYPES } from "./events.js";
+import {
+  decodeCommonEvent,
+  decodeEvent,
+  decodeEventOrThrow,
+  EventDecodeError,
+} from "./decodeEvent.js";
+import { EVENT_TYPES, ToolledgerEventSchema } from "./events.js";
 
 describe("E1/E2 decodeEvent", () => {
   it("E1 declares every event type of the minimum set", () => {
@@ -103,5 +109,33 @@ describe("E1/E2 decodeEvent", () => {
       expect(e).toMatchObject({ code: "UNSUPPORTED_VERSION", path: "v" });
       expect((e as Error).message).toMatch(/^line 12: /);
     }
+  });
+
+  it("property: the fast path for common events gives exactly the schema's result, key order included", () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.constant(null));
+    const candidate = fc.record(
+      {
+        type: fc.constantFrom("ToolsInvalidated", "ToolsInvalidated", "ToolsFetched", "Cleared"),
+        v: fc.constantFrom(1, 1, 2, "1"),
+        extension: fc.oneof(fc.string(), fc.string(), value),
+        at: value,
+        extra: value,
+      },
+      { requiredKeys: ["type"] },
+    );
+    let taken = 0;
+    fc.assert(
+      fc.property(candidate, (raw) => {
+        const fast = decodeCommonEvent(raw);
+        if (fast === undefined) return;
+        taken++;
+        const parsed = ToolledgerEventSchema.safeParse(raw);
+        expect(parsed.success).toBe(true);
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(parsed.data));
+        expect(Object.keys(fast)).toEqual(Object.keys(parsed.data!));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(taken).toBeGreaterThan(100);
   });
 });

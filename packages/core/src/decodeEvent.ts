@@ -45,6 +45,8 @@ export function decodeEvent(json: unknown): DecodeResult {
       `${raw.type} has schema version ${raw.v}, newer than the supported version ${EVENT_SCHEMA_VERSION}; upgrade toolledger to read it`,
     );
   }
+  const fast = decodeCommonEvent(raw);
+  if (fast) return { ok: true, event: fast };
   const parsed = ToolledgerEventSchema.safeParse(json);
   if (parsed.success) return { ok: true, event: parsed.data };
   const issue = parsed.error.issues[0];
@@ -77,4 +79,19 @@ export function decodeEventOrThrow(json: unknown, where?: string): ToolledgerEve
 
 function fail(code: DecodeErrorCode, path: string, message: string): DecodeResult {
   return { ok: false, error: { code, path, message } };
+}
+
+/**
+ * The schema's result for the commonest event, `ToolsInvalidated` (most of a long log), built
+ * without zod; anything unusual returns undefined and goes through the schema. The output is
+ * the schema's to the key order, so stored JSON and retry fingerprints do not depend on it.
+ */
+export function decodeCommonEvent(raw: Record<string, unknown>): ToolledgerEvent | undefined {
+  if (raw.type !== "ToolsInvalidated" || raw.v !== EVENT_SCHEMA_VERSION) return undefined;
+  const { extension, at } = raw;
+  if (typeof extension !== "string") return undefined;
+  if (typeof at === "string")
+    return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, at, extension };
+  if (!("at" in raw)) return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, extension };
+  return undefined;
 }
