@@ -1,4 +1,4 @@
-import { decodeEvent, type StoredEvent } from "@toolledger/core";
+import { decodeEvent, type StoredEvent, type ToolledgerEvent } from "@toolledger/core";
 import { corruptRow } from "./_storeError.js";
 
 /** A row of the `events` table as selected by the store. */
@@ -21,13 +21,8 @@ export const EVENT_COLUMNS =
  * newer schema version is an error naming the file and both positions, never a silent skip.
  */
 export function eventFromRow(row: EventRow, file: string): StoredEvent {
-  let json: unknown;
+  const event = decodeRowEvent(row, file);
   let metadata: unknown;
-  try {
-    json = JSON.parse(row.data);
-  } catch (error) {
-    throw corruptRow("STORE_CORRUPT", file, row, "its data is not valid JSON", error);
-  }
   try {
     metadata = JSON.parse(row.metadata);
   } catch (error) {
@@ -35,6 +30,33 @@ export function eventFromRow(row: EventRow, file: string): StoredEvent {
   }
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
     throw corruptRow("STORE_CORRUPT", file, row, "its metadata is not a JSON object");
+  }
+  return {
+    streamId: row.stream_id,
+    streamPosition: row.stream_position,
+    globalPosition: row.global_position,
+    eventId: row.event_id,
+    event,
+    metadata: metadata as Record<string, unknown>,
+    recordedAt: row.recorded_at,
+  };
+}
+
+/** The columns `decodeRowEvent` needs (a fold needs no metadata or times). */
+export type EventDataRow = Pick<
+  EventRow,
+  "global_position" | "stream_id" | "stream_position" | "type" | "data"
+>;
+
+export const EVENT_DATA_COLUMNS = "global_position, stream_id, stream_position, type, data";
+
+/** Decodes a row's event alone, with the same checks and errors as `eventFromRow`. */
+export function decodeRowEvent(row: EventDataRow, file: string): ToolledgerEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(row.data);
+  } catch (error) {
+    throw corruptRow("STORE_CORRUPT", file, row, "its data is not valid JSON", error);
   }
   const decoded = decodeEvent(json);
   if (!decoded.ok) {
@@ -49,13 +71,5 @@ export function eventFromRow(row: EventRow, file: string): StoredEvent {
       `its type column says ${row.type} but its data is a ${decoded.event.type}`,
     );
   }
-  return {
-    streamId: row.stream_id,
-    streamPosition: row.stream_position,
-    globalPosition: row.global_position,
-    eventId: row.event_id,
-    event: decoded.event,
-    metadata: metadata as Record<string, unknown>,
-    recordedAt: row.recorded_at,
-  };
+  return decoded.event;
 }

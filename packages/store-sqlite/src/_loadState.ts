@@ -1,14 +1,13 @@
 import {
-  CONVERSATION_EVENT_TYPES,
   evolve,
   initialState,
   REDUCER_VERSION,
   type State,
   type StateOptions,
-  type ToolledgerEventType,
 } from "@toolledger/core";
 import type Database from "better-sqlite3";
-import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
+import { decodeRowEvent, EVENT_DATA_COLUMNS, type EventDataRow } from "./_eventRow.js";
+import { CONVERSATION_TYPES_SQL } from "./_schema.js";
 
 /** A session's state and where the fold started. */
 export interface LoadedState {
@@ -47,25 +46,30 @@ export function loadStateFromRows(
       .pluck()
       .get(sessionId) ?? null;
   let state = snapshot?.state ?? base;
-  let version = snapshot?.position ?? 0;
-  let folded = 0;
-  let skipped = 0;
-  const rows = db
-    .prepare<[string, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_position > ? ORDER BY stream_position`,
+  const from = snapshot?.position ?? 0;
+  const version =
+    db
+      .prepare<[string], number | null>(
+        "SELECT max(stream_position) FROM events WHERE stream_id = ?",
+      )
+      .pluck()
+      .get(sessionId) ?? from;
+  // Conversation events before the latest Compacted are skipped in SQL: they are never read.
+  const before = compacted ?? 0;
+  const skipped = db
+    .prepare<[string, number, number], number>(
+      `SELECT count(*) FROM events WHERE stream_id = ? AND stream_position > ? AND stream_position < ? AND type IN ${CONVERSATION_TYPES_SQL}`,
     )
-    .iterate(sessionId, version);
+    .pluck()
+    .get(sessionId, from, before)!;
+  const rows = db
+    .prepare<[string, number, number], EventDataRow>(
+      `SELECT ${EVENT_DATA_COLUMNS} FROM events WHERE stream_id = ? AND stream_position > ? AND NOT (stream_position < ? AND type IN ${CONVERSATION_TYPES_SQL}) ORDER BY stream_position`,
+    )
+    .iterate(sessionId, from, before);
+  let folded = 0;
   for (const row of rows) {
-    version = row.stream_position;
-    if (
-      compacted !== null &&
-      row.stream_position < compacted &&
-      CONVERSATION_EVENT_TYPES.has(row.type as ToolledgerEventType)
-    ) {
-      skipped++;
-      continue;
-    }
-    state = evolve(state, eventFromRow(row, file).event);
+    state = evolve(state, decodeRowEvent(row, file));
     folded++;
   }
   return {
