@@ -136,6 +136,7 @@ describe("E1/E2 decodeEvent", () => {
       }),
       { numRuns: 2000 },
     );
-    expect(taken).toBeGreaterThan(100);
+    // About 5% of the candidates take the fast path; far fewer would mean it is never exercised.
+    expect(taken).toBeGreaterThan(20);
   });
 });

@@ -268,16 +268,10 @@ function replaceExtension(
   let unprefixed = state.unprefixed;
   if (wasUnprefixed && !isUnprefixed) unprefixed = unprefixed.filter((k) => k !== key);
   if (!wasUnprefixed && isUnprefixed) unprefixed = [...unprefixed, key].sort();
-  // Only names this extension gained or lost can change owner lists (R10).
-  const touched = new Set<string>();
-  const had = new Set<string>();
-  for (const t of before?.tools ?? []) had.add(t.publicName);
-  for (const t of after?.tools ?? []) {
-    if (had.has(t.publicName)) had.delete(t.publicName);
-    else touched.add(t.publicName);
-  }
-  for (const name of had) touched.add(name);
-  const collisions = updateCollisions(state.collisions, extensions, unprefixed, touched);
+  const collisions =
+    wasUnprefixed === isUnprefixed && sameNames(before?.tools, after?.tools)
+      ? state.collisions
+      : updateCollisions(state.collisions, extensions, unprefixed, changedNames(before, after));
   return update(state, { version, extensions, unprefixed, collisions });
 }
 
@@ -339,6 +333,32 @@ function union(base: readonly string[], add: readonly string[]): readonly string
     out.splice(lo, 0, name);
   }
   return out ?? base;
+}
+
+/** Only names an extension gained or lost can change owner lists (R10). */
+function changedNames(
+  before: ExtensionState | undefined,
+  after: ExtensionState | undefined,
+): Set<string> {
+  const touched = new Set<string>();
+  const had = new Set<string>();
+  for (const t of before?.tools ?? []) had.add(t.publicName);
+  for (const t of after?.tools ?? []) {
+    if (had.has(t.publicName)) had.delete(t.publicName);
+    else touched.add(t.publicName);
+  }
+  for (const name of had) touched.add(name);
+  return touched;
+}
+
+/** The same public names in the same order: a refetch of an unchanged list (the common case). */
+function sameNames(
+  a: readonly RegisteredTool[] | undefined,
+  b: readonly RegisteredTool[] | undefined,
+): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.publicName !== b[i]!.publicName) return false;
+  return true;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
