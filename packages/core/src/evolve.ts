@@ -118,6 +118,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
   const tools: RegisteredTool[] = [];
   const byName = new Map<string, RegisteredTool>();
+  const ownerMeta = Object.freeze({ [state.ownerMetaKey]: key });
   const rejected: RejectedTool[] = [];
   for (const raw of e.tools) {
     if (allowed && !allowed.has(raw.name)) continue;
@@ -138,7 +139,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       });
       continue;
     }
-    const registered = register(raw, publicName, key, state.ownerMetaKey);
+    const registered = register(raw, publicName, key, ownerMeta);
     byName.set(publicName, registered);
     tools.push(registered);
   }
@@ -280,15 +281,15 @@ function register(
   raw: McpTool,
   publicName: string,
   owner: string,
-  ownerMetaKey: string,
+  ownerMeta: Readonly<Record<string, unknown>>,
 ): RegisteredTool {
-  // A computed key defines an own property, so an owner key of `__proto__` is safe here.
-  const meta =
-    raw._meta === undefined ? { [ownerMetaKey]: owner } : { ...raw._meta, [ownerMetaKey]: owner };
+  // Tools the server sent without `_meta` share one frozen owner record (states are never
+  // mutated); a computed key defines an own property, so an owner key of `__proto__` is safe.
+  const meta = raw._meta === undefined ? ownerMeta : { ...raw._meta, ...ownerMeta };
   // Copy, then assign: V8 copies fast but slows down badly when a spread literal redefines a key.
   const tool: McpTool = { ...raw };
   tool.name = publicName;
-  tool._meta = meta;
+  tool._meta = meta as Record<string, unknown>;
   return { publicName, rawName: raw.name, owner, tool };
 }
 
