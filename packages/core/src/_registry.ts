@@ -81,14 +81,6 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 const indexes = new WeakMap<readonly RegisteredTool[], ReadonlyMap<string, RegisteredTool>>();
 const sortedViews = new WeakMap<readonly RegisteredTool[], readonly RegisteredTool[]>();
 
-/** Remembers the by-name index the reducer built while registering `tools`. */
-export function rememberIndex(
-  tools: readonly RegisteredTool[],
-  index: ReadonlyMap<string, RegisteredTool>,
-): void {
-  indexes.set(tools, index);
-}
-
 /**
  * The extension's tool with this public name. The index is derived from the (immutable)
  * tools array and cached by its identity, so state stays plain JSON.

@@ -1,5 +1,5 @@
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
-import { rememberIndex, updateCollisions } from "./_registry.js";
+import { updateCollisions } from "./_registry.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
@@ -117,7 +117,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
 
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
   const tools: RegisteredTool[] = [];
-  const byName = new Map<string, RegisteredTool>();
+  const seen = new Set<string>();
   const ownerMeta = Object.freeze({ [state.ownerMetaKey]: key });
   const rejected: RejectedTool[] = [];
   for (const raw of e.tools) {
@@ -131,7 +131,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       continue;
     }
     const publicName = ext.exposeUnprefixed ? raw.name : `${key}__${raw.name}`;
-    if (byName.has(publicName)) {
+    if (seen.has(publicName)) {
       rejected.push({
         rawName: raw.name,
         reason: "duplicate",
@@ -140,10 +140,9 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       continue;
     }
     const registered = register(raw, publicName, key, ownerMeta);
-    byName.set(publicName, registered);
+    seen.add(publicName);
     tools.push(registered);
   }
-  rememberIndex(tools, byName);
   const next: ExtensionState = {
     ...ext,
     fetch: { status: "ok", version: e.startedAtVersion, error: null },
