@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { fileURLToPath } from "node:url";
+import { fileUrlLiteral, runReadmeExample } from "@toolledger/core/testing";
+import { afterAll, describe, expect, it } from "vitest";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = join(pkg, ".tmp-readme");
@@ -10,28 +11,17 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("README usage example", () => {
   it("runs and prints what its `// →` comments say", async () => {
-    const readme = readFileSync(join(pkg, "README.md"), "utf8");
-    const block = readme.match(/## Usage[\s\S]*?```ts\n([\s\S]*?)```/)?.[1];
-    expect(block, "README.md has a ts block under ## Usage").toBeDefined();
-    mkdirSync(tmp, { recursive: true });
-    const url = (path: string) => JSON.stringify(pathToFileURL(path).href);
-    const code = block!
-      .replace('from "@toolledger/core"', `from ${url(join(pkg, "../core/src/index.ts"))}`)
-      .replace('from "@toolledger/store-sqlite"', `from ${url(join(pkg, "src/index.ts"))}`)
-      .replace('"sessions.db"', JSON.stringify(join(tmp, "sessions.db")));
-    const expected = [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => JSON.parse(m[1]!));
-    expect(expected.length).toBeGreaterThan(3);
-    const file = join(tmp, "example.ts");
-    writeFileSync(file, code);
-    const logged: unknown[] = [];
-    const spy = vi
-      .spyOn(console, "log")
-      .mockImplementation((value: unknown) => void logged.push(value));
-    try {
-      await import(pathToFileURL(file).href);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(logged).toEqual(expected);
+    const example = await runReadmeExample({
+      readme: join(pkg, "README.md"),
+      heading: "Usage",
+      replacements: [
+        ['from "@toolledger/core"', `from ${fileUrlLiteral(join(pkg, "../core/src/index.ts"))}`],
+        ['from "@toolledger/store-sqlite"', `from ${fileUrlLiteral(join(pkg, "src/index.ts"))}`],
+        ['"sessions.db"', JSON.stringify(join(tmp, "sessions.db"))],
+      ],
+      tmpDir: tmp,
+    });
+    expect(example.expected.length).toBeGreaterThan(3);
+    expect(example.logged).toEqual(example.expected);
   });
 });

@@ -12,6 +12,8 @@ import type {
 import { EventStoreError } from "../eventStore.js";
 import type { ToolledgerEventInput } from "../events.js";
 
+export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
+
 export interface EventStoreContractOptions {
   /** Closes `store` and opens the same storage again; given for persistent stores only. */
   reopen?: (store: EventStore) => Promise<EventStore>;
