@@ -1,4 +1,4 @@
+import { describeEventStoreContract } from "../testing/index.js";
 import { InMemoryEventStore } from "./inMemoryEventStore.js";
-import { describeEventStoreContract } from "./testing/index.js";
 
 describeEventStoreContract("InMemoryEventStore", () => new InMemoryEventStore());

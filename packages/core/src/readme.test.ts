@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileUrlLiteral, runReadmeExample } from "./testing/readmeExample.js";
+import { fileUrlLiteral, runReadmeExample } from "../testing/readmeExample.js";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = join(pkg, ".tmp-readme");

@@ -8,9 +8,9 @@ import type {
   EventToAppend,
   ExpectedVersion,
   StoredEvent,
-} from "../eventStore.js";
-import { EventStoreError } from "../eventStore.js";
-import type { ToolledgerEventInput } from "../events.js";
+} from "../src/eventStore.js";
+import { EventStoreError } from "../src/eventStore.js";
+import type { ToolledgerEventInput } from "../src/events.js";
 
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
 
