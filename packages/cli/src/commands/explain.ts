@@ -26,8 +26,8 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
     // Loaded on demand: only --config needs the MCP adapters.
     const { liveLog } = await import("../liveLog.js");
     log = await liveLog(
-      config,
       {
+        config,
         deferral: stringOption(parsed, "deferral"),
         alwaysLoad: stringOption(parsed, "always-load"),
       },

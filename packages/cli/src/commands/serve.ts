@@ -10,11 +10,10 @@ import {
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
-import { loadConfig, resolveConfigPath } from "../loadConfig.js";
+import { loadServerSetup } from "../loadServerSetup.js";
 import { newSessionId } from "../newIds.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
-import { resolveDeferral } from "../resolveDeferral.js";
 import { startSession } from "../startSession.js";
 import { serveSpec } from "./serveSpec.js";
 
@@ -26,13 +25,13 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     return EXIT.ok;
   }
   const port = integerOption(parsed, "http", "serve", 0);
-  const config = loadConfig(
-    resolveConfigPath(stringOption(parsed, "config"), deps.env, deps.home, deps.cwd),
-  );
-  const deferral = resolveDeferral(
-    { deferral: stringOption(parsed, "deferral"), alwaysLoad: stringOption(parsed, "always-load") },
-    deps.env,
-    config.fileEnv,
+  const { config, deferral } = loadServerSetup(
+    {
+      config: stringOption(parsed, "config"),
+      deferral: stringOption(parsed, "deferral"),
+      alwaysLoad: stringOption(parsed, "always-load"),
+    },
+    deps,
     "serve",
   );
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);

@@ -4,9 +4,8 @@ import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../co
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
-import { loadConfig, resolveConfigPath } from "../loadConfig.js";
+import { loadServerSetup } from "../loadServerSetup.js";
 import { createOutput } from "../output.js";
-import { resolveDeferral } from "../resolveDeferral.js";
 import { startSession } from "../startSession.js";
 import { classLabel } from "../summarizeState.js";
 import { toolsSpec } from "./toolsSpec.js";
@@ -18,13 +17,13 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
     o.data(renderHelp(toolsSpec, o.out.bold));
     return EXIT.ok;
   }
-  const config = loadConfig(
-    resolveConfigPath(stringOption(parsed, "config"), deps.env, deps.home, deps.cwd),
-  );
-  const deferral = resolveDeferral(
-    { deferral: stringOption(parsed, "deferral"), alwaysLoad: stringOption(parsed, "always-load") },
-    deps.env,
-    config.fileEnv,
+  const { config, deferral } = loadServerSetup(
+    {
+      config: stringOption(parsed, "config"),
+      deferral: stringOption(parsed, "deferral"),
+      alwaysLoad: stringOption(parsed, "always-load"),
+    },
+    deps,
     "tools",
   );
   const filter: ListToolsOptions = {};
