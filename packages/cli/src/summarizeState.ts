@@ -3,12 +3,33 @@ import {
   type Diagnostic,
   diagnostics,
   listTools,
+  type RegisteredTool,
   type State,
   staleExtensions,
 } from "@toolledger/core";
 import { formatTable } from "./formatTable.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 import type { Style } from "./style.js";
+
+/** A registered tool with its class in the model view (D3/D4), as the CLI prints it. */
+export interface ToolRow {
+  name: string;
+  extension: string;
+  rawName: string;
+  class: string;
+  reason?: string;
+}
+
+export function toolRow(state: State, t: RegisteredTool): ToolRow {
+  const c = classifyTool(state, t);
+  return {
+    name: t.publicName,
+    extension: t.owner,
+    rawName: t.rawName,
+    class: c.class,
+    ...(c.reason === undefined ? {} : { reason: c.reason }),
+  };
+}
 
 export interface StateSummary {
   version: number;
@@ -22,7 +43,7 @@ export interface StateSummary {
     tools: number;
     stale: boolean;
   }[];
-  tools: { name: string; extension: string; rawName: string; class: string; reason?: string }[];
+  tools: ToolRow[];
   enabled: string[];
   pending: { callId: string; names: string[] }[];
   staleExtensions: string[];
@@ -58,16 +79,7 @@ export function summarizeState(
         stale: stale.has(key),
       };
     }),
-    tools: visible.map((t) => {
-      const c = classifyTool(state, t);
-      return {
-        name: t.publicName,
-        extension: t.owner,
-        rawName: t.rawName,
-        class: c.class,
-        ...(c.reason === undefined ? {} : { reason: c.reason }),
-      };
-    }),
+    tools: visible.map((t) => toolRow(state, t)),
     enabled: [...state.enabled],
     pending: state.pending.map((p) => ({ callId: p.callId, names: [...p.names] })),
     staleExtensions: [...stale],

@@ -1,4 +1,4 @@
-import { classifyTool, diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
+import { diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import type { Deps } from "../deps.js";
@@ -7,7 +7,7 @@ import { formatTable } from "../formatTable.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { createOutput } from "../output.js";
 import { startSession } from "../startSession.js";
-import { classLabel } from "../summarizeState.js";
+import { classLabel, toolRow } from "../summarizeState.js";
 import { toolsSpec } from "./toolsSpec.js";
 
 export async function toolsCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -36,18 +36,11 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   const { session, failures } = await startSession(config, deferral, o, { now: deps.now });
   try {
     const state = session.state;
-    const tools = listTools(state, filter).map((t) => {
-      const c = classifyTool(state, t);
-      return {
-        name: t.publicName,
-        extension: t.owner,
-        rawName: t.rawName,
-        class: c.class,
-        ...(c.reason === undefined ? {} : { reason: c.reason }),
-        description: t.tool.description ?? "",
-        inputSchema: t.tool.inputSchema,
-      };
-    });
+    const tools = listTools(state, filter).map((t) => ({
+      ...toolRow(state, t),
+      description: t.tool.description ?? "",
+      inputSchema: t.tool.inputSchema,
+    }));
     if (booleanOption(parsed, "json")) {
       o.json({ deferral, tools, diagnostics: diagnostics(state) });
     } else if (tools.length === 0) {
