@@ -96,26 +96,17 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     const a = getExtension(before, key);
     const b = getExtension(after, key);
     if (a === b) continue;
-    if (!a && b) {
+    if (b && (!a || event.type === "ExtensionAdded")) {
       changes.push({
         kind: "extension_added",
         extension: key,
         name: b.name,
         extensionKind: b.kind,
         hidden: b.hidden,
-        replaced: false,
+        replaced: a !== undefined,
       });
     } else if (a && !b) {
       changes.push({ kind: "extension_removed", extension: key, toolsDropped: a.tools.length });
-    } else if (a && b && event.type === "ExtensionAdded") {
-      changes.push({
-        kind: "extension_added",
-        extension: key,
-        name: b.name,
-        extensionKind: b.kind,
-        hidden: b.hidden,
-        replaced: true,
-      });
     }
     if (a && b && b.staleFetches > a.staleFetches && b.lastStaleFetch) {
       changes.push({ kind: "stale_fetch_ignored", extension: key, ...b.lastStaleFetch });
