@@ -7,25 +7,6 @@ export function get<T>(rec: Dict<T>, key: string): T | undefined {
   return Object.hasOwn(rec, key) ? rec[key] : undefined;
 }
 
-export function has(rec: Dict<unknown>, key: string): boolean {
-  return Object.hasOwn(rec, key);
-}
-
-/** A copy with `key` set; computed keys define own properties, so `__proto__` is safe. */
-export function set<T>(rec: Dict<T>, key: string, value: T): Dict<T> {
-  return { ...rec, [key]: value };
-}
-
-export function remove<T>(rec: Dict<T>, key: string): Dict<T> {
-  if (!Object.hasOwn(rec, key)) return rec;
-  const { [key]: _removed, ...rest } = rec;
-  return rest;
-}
-
-export function emptyDict<T>(): Dict<T> {
-  return {};
-}
-
 /**
  * Sets an own property on a record being built. Plain assignment everywhere but `__proto__`,
  * whose assignment would change the prototype instead.

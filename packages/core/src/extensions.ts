@@ -1,4 +1,5 @@
 import { hget, hvalues } from "./_hashDict.js";
+import { get } from "./_records.js";
 import { findTool } from "./_registry.js";
 import { nameToKey } from "./nameToKey.js";
 import type { ExtensionState, State } from "./state.js";
@@ -18,5 +19,5 @@ export { findTool };
 
 /** R10: the extensions (keys, first one wins) that all produce `publicName`, when more than one does. */
 export function collisionOwners(state: State, publicName: string): readonly string[] | undefined {
-  return Object.hasOwn(state.collisions, publicName) ? state.collisions[publicName] : undefined;
+  return get(state.collisions, publicName);
 }
