@@ -4,7 +4,8 @@ import { sortBytewise } from "./compareBytes.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
 
 /**
- * Owners (extension keys, byte-wise sorted) whose tools produce `publicName`. Without a
+ * Owners (extension keys in R10 order: visible before hidden, then by key) whose tools
+ * produce `publicName`. Without a
  * global index: a prefixed name can only come from an extension whose key ends right before
  * one of the name's `__` separators, or from an unprefixed extension; so the lookup costs
  * the name's length plus the number of unprefixed extensions, never the registry's size.
@@ -26,11 +27,19 @@ export function ownersOf(
     const ext = hget(extensions, key);
     if (ext && findTool(ext, publicName)) owners.push(key);
   }
-  if (owners.length > 1) owners.sort();
+  if (owners.length > 1) owners.sort((a, b) => compareOwners(extensions, a, b));
   return owners;
 }
 
-/** R10: the tool that owns `publicName` in the registry (the first owner by key wins). */
+/** R10: visible extensions before hidden ones, so a hidden one never takes a name away; then by key. */
+function compareOwners(extensions: HashDict<ExtensionState>, a: string, b: string): number {
+  const hiddenA = hget(extensions, a)?.hidden === true;
+  const hiddenB = hget(extensions, b)?.hidden === true;
+  if (hiddenA !== hiddenB) return hiddenA ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** R10: the tool that owns `publicName` in the registry (the first owner in R10 order wins). */
 export function winnerOf(state: State, publicName: string): RegisteredTool | undefined {
   const collision = get(state.collisions, publicName);
   if (collision) {

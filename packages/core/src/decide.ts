@@ -1,60 +1,53 @@
+import type { z } from "zod";
 import { hget, hhas, hkeys } from "./_hashDict.js";
+import { jsonProblem } from "./_jsonProblem.js";
 import { winnerOf } from "./_registry.js";
 import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
-import {
-  type DeferralMode,
-  type EnableError,
-  EVENT_SCHEMA_VERSION,
-  type McpTool,
-  type ToolledgerEvent,
-} from "./events.js";
+import { COMMAND_TYPES, type Command, CommandSchema } from "./command.js";
+import { type EnableError, EVENT_SCHEMA_VERSION, type ToolledgerEvent } from "./events.js";
 import { evolve } from "./evolve.js";
 import { listTools } from "./listTools.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
 import { nameToKey } from "./nameToKey.js";
+import { DEFERRAL_MODES } from "./parseDeferralConfig.js";
 import type { State } from "./state.js";
 
 const v = EVENT_SCHEMA_VERSION;
 
-interface Timed {
-  /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
-  at?: string;
+export type CommandErrorCode =
+  | "INVALID_COMMAND"
+  | "UNKNOWN_COMMAND"
+  | "UNKNOWN_DEFERRAL_MODE"
+  | "EMPTY_EXTENSION_KEY"
+  | "UNKNOWN_EXTENSION"
+  | "DUPLICATE_CALL_ID"
+  | "UNKNOWN_CALL_ID";
+
+export interface CommandError {
+  code: CommandErrorCode;
+  message: string;
+  /** The dotted path of the offending field (`tools.3.name`) when a field is at fault. */
+  path?: string;
 }
 
-export type Command = Timed &
-  (
-    | {
-        type: "AddExtension";
-        name: string;
-        kind: string;
-        exposeUnprefixed?: boolean;
-        hidden?: boolean;
-        availableTools?: string[];
-        configFingerprint: string;
-      }
-    | { type: "RemoveExtension"; extension: string }
-    | { type: "InvalidateTools"; extension: string }
-    | { type: "RecordFetch"; extension: string; startedAtVersion: number; tools: McpTool[] }
-    | { type: "RecordFetchFailure"; extension: string; startedAtVersion: number; error: string }
-    | { type: "ConfigureDeferral"; mode: DeferralMode; alwaysLoad?: string[] }
-    | { type: "EnableTools"; callId: string; names: string[] }
-    | { type: "Compact" }
-    | { type: "Clear" }
-  );
+export type Decision = { ok: true; events: ToolledgerEvent[] } | { ok: false; error: CommandError };
 
-export type CommandErrorCode = "EMPTY_EXTENSION_KEY" | "UNKNOWN_EXTENSION" | "DUPLICATE_CALL_ID";
-
-export type Decision =
-  | { ok: true; events: ToolledgerEvent[] }
-  | { ok: false; error: { code: CommandErrorCode; message: string } };
+type Rejection = { ok: false; error: CommandError };
+type ParsedCommand = z.output<typeof CommandSchema>;
+type At = { at?: string };
 
 /**
  * E4: decisions live here; the reducer only folds what was decided. A failed enable is
  * still a decision: it yields the request and a failed response, so the audit sees it.
+ * E6: the command is validated at run time (JavaScript hosts have no types): `decide`
+ * never throws, and every event it returns decodes and folds.
  */
-export function decide(state: State, command: Command): Decision {
-  const at = command.at === undefined ? {} : { at: command.at };
+export function decide(state: State, input: Command): Decision {
+  const parsed = parseCommand(input);
+  if (!parsed.ok) return parsed;
+  const command = parsed.command;
+  const at: At = command.at === undefined ? {} : { at: command.at };
   switch (command.type) {
     case "AddExtension": {
       const key = nameToKey(command.name);
@@ -78,44 +71,15 @@ export function decide(state: State, command: Command): Decision {
       // R6: an identical config is a no-op, so nothing is appended.
       return accepted(evolve(state, event) === state ? [] : [event]);
     }
-    case "RemoveExtension":
     case "InvalidateTools":
+      // R11: without an extension it is the host's own invalidate, valid with none loaded.
+      if (command.extension === undefined)
+        return accepted([{ type: "ToolsInvalidated", v, ...at }]);
+      return decideForExtension(state, command, command.extension, at);
+    case "RemoveExtension":
     case "RecordFetch":
-    case "RecordFetchFailure": {
-      const key = nameToKey(command.extension);
-      if (!hget(state.extensions, key)) {
-        return rejected(
-          "UNKNOWN_EXTENSION",
-          `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
-        );
-      }
-      if (command.type === "RemoveExtension")
-        return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);
-      if (command.type === "InvalidateTools")
-        return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
-      if (command.type === "RecordFetch") {
-        return accepted([
-          {
-            type: "ToolsFetched",
-            v,
-            ...at,
-            extension: key,
-            startedAtVersion: command.startedAtVersion,
-            tools: command.tools,
-          },
-        ]);
-      }
-      return accepted([
-        {
-          type: "ToolsFetchFailed",
-          v,
-          ...at,
-          extension: key,
-          startedAtVersion: command.startedAtVersion,
-          error: command.error,
-        },
-      ]);
-    }
+    case "RecordFetchFailure":
+      return decideForExtension(state, command, command.extension, at);
     case "ConfigureDeferral": {
       const event: ToolledgerEvent = {
         type: "DeferralConfigured",
@@ -127,7 +91,49 @@ export function decide(state: State, command: Command): Decision {
       return accepted(evolve(state, event) === state ? [] : [event]);
     }
     case "EnableTools":
-      return decideEnable(state, command.callId, command.names, at);
+    case "RequestEnableTools": {
+      if (
+        state.pending.some((p) => p.callId === command.callId) ||
+        hhas(state.answered, command.callId)
+      ) {
+        return rejected(
+          "DUPLICATE_CALL_ID",
+          `call id ${JSON.stringify(command.callId)} was already used in this conversation; use a fresh call id`,
+        );
+      }
+      const request: ToolledgerEvent = {
+        type: "EnableToolsRequested",
+        v,
+        ...at,
+        callId: command.callId,
+        names: [...command.names],
+      };
+      // D5: the two-step form records the request alone; the host's layer answers later.
+      if (command.type === "RequestEnableTools") return accepted([request]);
+      return accepted([request, respond(state, command.callId, command.names, at)]);
+    }
+    case "ApproveEnableTools":
+    case "DenyEnableTools": {
+      const request = state.pending.find((p) => p.callId === command.callId);
+      if (!request) {
+        return rejected(
+          "UNKNOWN_CALL_ID",
+          `no enable_tools request with call id ${JSON.stringify(command.callId)} is awaiting a response (pending: ${state.pending.map((p) => JSON.stringify(p.callId)).join(", ") || "none"}); record it first with RequestEnableTools`,
+        );
+      }
+      if (command.type === "ApproveEnableTools")
+        return accepted([respond(state, command.callId, request.names, at)]);
+      return accepted([
+        {
+          type: "EnableToolsResponded",
+          v,
+          ...at,
+          callId: command.callId,
+          ok: false,
+          error: { code: "DENIED", message: command.reason, invalid: [] },
+        },
+      ]);
+    }
     case "Compact":
       return accepted([
         {
@@ -150,33 +156,133 @@ export function decide(state: State, command: Command): Decision {
   }
 }
 
-/** D5: all-or-nothing validation against the model-visible tools of the current registry. */
-function decideEnable(
-  state: State,
-  callId: string,
-  names: string[],
-  at: { at?: string },
-): Decision {
-  if (state.pending.some((p) => p.callId === callId) || hhas(state.answered, callId)) {
+/** E6: the command as its schema reads it, or a typed refusal that says what to fix. */
+function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Rejection {
+  const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
+  const type = isObject ? (input as { type?: unknown }).type : undefined;
+  if (!isObject) {
     return rejected(
-      "DUPLICATE_CALL_ID",
-      `call id ${JSON.stringify(callId)} was already used in this conversation; use a fresh call id`,
+      "INVALID_COMMAND",
+      `a command must be an object with a "type" (one of ${COMMAND_TYPES.join(", ")}); got ${preview(input)}`,
+      "",
     );
   }
-  const request: ToolledgerEvent = {
-    type: "EnableToolsRequested",
-    v,
-    ...at,
-    callId,
-    names: [...names],
-  };
-  const error = validateEnable(state, names);
-  const response: ToolledgerEvent = error
-    ? { type: "EnableToolsResponded", v, ...at, callId, ok: false, error }
-    : { type: "EnableToolsResponded", v, ...at, callId, ok: true };
-  return accepted([request, response]);
+  if (typeof type !== "string" || !(COMMAND_TYPES as readonly string[]).includes(type)) {
+    return rejected(
+      "UNKNOWN_COMMAND",
+      `unknown command type ${preview(type)}; the command types are ${COMMAND_TYPES.join(", ")}`,
+      "type",
+    );
+  }
+  const parsed = CommandSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.map(String).join(".");
+    if (type === "ConfigureDeferral" && path === "mode") {
+      return rejected(
+        "UNKNOWN_DEFERRAL_MODE",
+        `ConfigureDeferral: unknown deferral mode ${preview((input as { mode?: unknown }).mode)}; the modes are ${DEFERRAL_MODES.map((m) => JSON.stringify(m)).join(" and ")} (D1: lookup is the only deferral strategy)`,
+        "mode",
+      );
+    }
+    return rejected(
+      "INVALID_COMMAND",
+      `${type}: ${path || "command"}: ${issue.message}; the command was not applied`,
+      path,
+    );
+  }
+  const command = parsed.data;
+  if (command.type === "RecordFetch") {
+    // The tools' free-form fields (schemas, _meta) must survive the log's JSON round trip.
+    const problem = jsonProblem(command.tools, ["tools"]);
+    if (problem) {
+      const path = problem.path.join(".");
+      return rejected("INVALID_COMMAND", `RecordFetch: ${path}: ${problem.message}`, path);
+    }
+    if (command.complete === false && command.reason === undefined) {
+      return rejected(
+        "INVALID_COMMAND",
+        'RecordFetch: reason: a partial fetch (complete: false) needs the reason it stopped (R9), e.g. "tools/list page 2 failed: timeout"',
+        "reason",
+      );
+    }
+  }
+  return { ok: true, command };
 }
 
+function preview(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "function") return "a function";
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "symbol") return value.toString();
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // A cyclic or otherwise unprintable value still gets a refusal, not a throw.
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+type ExtensionCommand = Extract<
+  ParsedCommand,
+  { type: "RemoveExtension" | "InvalidateTools" | "RecordFetch" | "RecordFetchFailure" }
+>;
+
+function decideForExtension(
+  state: State,
+  command: ExtensionCommand,
+  extension: string,
+  at: At,
+): Decision {
+  const key = nameToKey(extension);
+  if (!hget(state.extensions, key)) {
+    return rejected(
+      "UNKNOWN_EXTENSION",
+      `no extension ${JSON.stringify(extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
+    );
+  }
+  switch (command.type) {
+    case "RemoveExtension":
+      return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);
+    case "InvalidateTools":
+      return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
+    case "RecordFetch":
+      return accepted([
+        {
+          type: "ToolsFetched",
+          v,
+          ...at,
+          extension: key,
+          startedAtVersion: command.startedAtVersion,
+          tools: command.tools,
+          ...(command.complete === false ? { complete: false, reason: command.reason ?? "" } : {}),
+        },
+      ]);
+    case "RecordFetchFailure":
+      return accepted([
+        {
+          type: "ToolsFetchFailed",
+          v,
+          ...at,
+          extension: key,
+          startedAtVersion: command.startedAtVersion,
+          error: command.error,
+        },
+      ]);
+  }
+}
+
+/** D5: the response to a request, validated against the registry of this moment. */
+function respond(state: State, callId: string, names: readonly string[], at: At): ToolledgerEvent {
+  const error = validateEnable(state, names);
+  return error
+    ? { type: "EnableToolsResponded", v, ...at, callId, ok: false, error }
+    : { type: "EnableToolsResponded", v, ...at, callId, ok: true };
+}
+
+/** D5: all-or-nothing validation against the model-visible tools of the current registry. */
 function validateEnable(state: State, names: readonly string[]): EnableError | null {
   if (names.length === 0) {
     return {
@@ -218,6 +324,6 @@ function accepted(events: ToolledgerEvent[]): Decision {
   return { ok: true, events };
 }
 
-function rejected(code: CommandErrorCode, message: string): Decision {
-  return { ok: false, error: { code, message } };
+function rejected(code: CommandErrorCode, message: string, path?: string): Rejection {
+  return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
 }

@@ -89,7 +89,12 @@ function fail(code: DecodeErrorCode, path: string, message: string): DecodeResul
 export function decodeCommonEvent(raw: Record<string, unknown>): ToolledgerEvent | undefined {
   if (raw.type !== "ToolsInvalidated" || raw.v !== EVENT_SCHEMA_VERSION) return undefined;
   const { extension, at } = raw;
-  if (typeof extension !== "string") return undefined;
+  if (typeof extension !== "string") {
+    // R11: the host's own invalidate has no extension.
+    if ("extension" in raw) return undefined;
+    if (typeof at === "string") return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, at };
+    return "at" in raw ? undefined : { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION };
+  }
   if (typeof at === "string")
     return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, at, extension };
   if (!("at" in raw)) return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, extension };

@@ -100,8 +100,9 @@ function extensionRemoved(state: State, e: ExtensionRemoved): State {
   return replaceExtension(state, key, existing, undefined, state.version + 1);
 }
 
-/** R11: an extension said tools/list_changed. */
+/** R11: an extension said tools/list_changed; without one, the host's own invalidate. */
 function toolsInvalidated(state: State, e: ToolsInvalidated): State {
+  if (e.extension === undefined) return update(state, { version: state.version + 1 });
   const key = nameToKey(e.extension);
   if (!hget(state.extensions, key))
     return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
@@ -145,7 +146,11 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   }
   const next: ExtensionState = {
     ...ext,
-    fetch: { status: "ok", version: e.startedAtVersion, error: null },
+    // R9: a partial fetch registers what was gathered and says why it stopped.
+    fetch:
+      e.complete === false
+        ? { status: "partial", version: e.startedAtVersion, error: e.reason ?? "" }
+        : { status: "ok", version: e.startedAtVersion, error: null },
     tools,
     rejected,
   };

@@ -1,4 +1,4 @@
-export { type CheckCallResult, checkCall } from "./checkCall.js";
+export { type BuiltinCall, type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,
   classifyTool,
@@ -8,8 +8,26 @@ export {
   type ToolClass,
 } from "./classifyTool.js";
 export { closeNames } from "./closeNames.js";
+export {
+  AddExtensionCommandSchema,
+  ApproveEnableToolsCommandSchema,
+  ClearCommandSchema,
+  COMMAND_TYPES,
+  type Command,
+  CommandSchema,
+  type CommandType,
+  CompactCommandSchema,
+  ConfigureDeferralCommandSchema,
+  DenyEnableToolsCommandSchema,
+  EnableToolsCommandSchema,
+  InvalidateToolsCommandSchema,
+  RecordFetchCommandSchema,
+  RecordFetchFailureCommandSchema,
+  RemoveExtensionCommandSchema,
+  RequestEnableToolsCommandSchema,
+} from "./command.js";
 export { compareBytes } from "./compareBytes.js";
-export { type Command, type CommandErrorCode, type Decision, decide } from "./decide.js";
+export { type CommandError, type CommandErrorCode, type Decision, decide } from "./decide.js";
 export {
   type DecodeError,
   type DecodeErrorCode,
@@ -18,7 +36,12 @@ export {
   decodeEventOrThrow,
   EventDecodeError,
 } from "./decodeEvent.js";
-export { type Diagnostic, diagnostics, unknownAlwaysLoad } from "./diagnostics.js";
+export {
+  type Diagnostic,
+  type DiagnosticsOptions,
+  diagnostics,
+  unknownAlwaysLoad,
+} from "./diagnostics.js";
 export {
   type AppendRejection,
   type AppendResult,

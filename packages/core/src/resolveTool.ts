@@ -48,8 +48,7 @@ export function resolveTool(
   const exact = visibleWinner(state, name, includeHidden);
   if (exact) return resolved(exact, false);
 
-  let s = name.trim();
-  if (s.startsWith("functions.") || s.startsWith("functions:")) s = s.slice("functions.".length);
+  const s = stripMangling(name);
   const matches = new Map<string, RegisteredTool>();
   const direct = visibleWinner(state, s, includeHidden);
   if (direct) matches.set(direct.publicName, direct);
@@ -97,6 +96,14 @@ export function resolveTool(
       suggestions,
     },
   };
+}
+
+/** R13: the one recovery step: trimmed, a leading `functions.` or `functions:` stripped. */
+export function stripMangling(name: string): string {
+  const s = name.trim();
+  return s.startsWith("functions.") || s.startsWith("functions:")
+    ? s.slice("functions.".length)
+    : s;
 }
 
 function visibleWinner(

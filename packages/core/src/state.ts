@@ -29,9 +29,11 @@ export interface RejectedTool {
 }
 
 export interface FetchStatus {
-  status: "never" | "ok" | "failed";
+  /** `partial`: a later page failed, the tools gathered before it are registered (R9). */
+  status: "never" | "ok" | "partial" | "failed";
   /** The cache version the latest applied fetch started at; null before any. */
   version: number | null;
+  /** Why the fetch failed or is partial; null otherwise. */
   error: string | null;
 }
 
@@ -70,7 +72,7 @@ export interface State {
   extensions: HashDict<ExtensionState>;
   /** Keys of extensions that expose unprefixed names, sorted. */
   unprefixed: readonly string[];
-  /** R10: public names produced by more than one extension → owners in key order (first wins). */
+  /** R10: public names produced by more than one extension → owners, visible before hidden, then by key (first wins). */
   collisions: Dict<readonly string[]>;
   deferral: { mode: DeferralMode; alwaysLoad: readonly string[] };
   /** D6: enabled public names, byte-wise sorted. */
