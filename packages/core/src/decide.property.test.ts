@@ -1,0 +1,178 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { COMMAND_TYPES, type Command } from "./command.js";
+import { decide } from "./decide.js";
+import { decodeEvent } from "./decodeEvent.js";
+import type { ToolledgerEvent } from "./events.js";
+import { evolve } from "./evolve.js";
+import { replay } from "./replay.js";
+import { initialState, type State } from "./state.js";
+
+// E6: `decide` is a boundary. Commands are anything a JavaScript host might pass: arbitrary
+// JSON, and near-valid commands whose fields are sometimes right and sometimes any JSON, so
+// the accepted paths run as often as the refusals. States are what those commands build.
+
+const EXTENSIONS = ["github", "GitHub", "_sys", "a__b", "__proto__", "   "];
+const NAMES = ["github__create_issue", "create_issue", "a__b__c", "shell", "enable_tools", ""];
+
+const anyJson = fc.jsonValue({ maxDepth: 3 });
+/** The right kind of value most of the time, any JSON otherwise. */
+const or = <T>(good: fc.Arbitrary<T>, weight = 20): fc.Arbitrary<unknown> =>
+  fc.oneof({ weight, arbitrary: good }, { weight: 1, arbitrary: anyJson });
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+const toolLike = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.record(
+    {
+      name: or(fc.constantFrom(...NAMES), 20),
+      inputSchema: or(
+        fc.oneof(
+          fc.constant({ type: "object" }),
+          fc.constant({}),
+          fc.constant({ properties: {} }),
+          fc.record({ type: fc.constant("object"), properties: fc.dictionary(fc.string(), anyJson) }),
+        ),
+      ),
+      description: or(fc.string(), 20),
+      annotations: or(fc.oneof(fc.constant({ readOnlyHint: true }), fc.constant("yes"))),
+      _meta: or(fc.dictionary(fc.string(), anyJson), 20),
+    },
+    { requiredKeys: ["name"] },
+  ),
+  },
+  { weight: 1, arbitrary: anyJson },
+);
+
+const fields: Record<string, fc.Arbitrary<unknown>> = {
+  at: or(fc.constant("2026-01-01T00:00:00.000Z")),
+  name: or(fc.constantFrom(...EXTENSIONS)),
+  kind: or(fc.constantFrom("stdio", "platform", "", "custom")),
+  exposeUnprefixed: or(fc.boolean()),
+  hidden: or(fc.boolean()),
+  availableTools: or(fc.array(fc.constantFrom(...NAMES), { maxLength: 3 })),
+  configFingerprint: or(fc.constantFrom("fp1", "fp2")),
+  extension: or(fc.constantFrom(...EXTENSIONS)),
+  startedAtVersion: or(fc.oneof(fc.nat(6), fc.integer({ min: -2, max: -1 }), fc.double())),
+  tools: or(fc.array(toolLike, { maxLength: 4 })),
+  complete: or(fc.boolean()),
+  reason: or(fc.string()),
+  error: or(fc.string()),
+  mode: or(fc.constantFrom("off", "lookup", "search", "")),
+  alwaysLoad: or(fc.array(fc.constantFrom(...NAMES), { maxLength: 3 })),
+  callId: or(fc.constantFrom("c1", "c2", "c3", "")),
+  names: or(fc.array(fc.constantFrom(...NAMES), { maxLength: 3 })),
+};
+
+const nearValid: fc.Arbitrary<unknown> = fc
+  .record({
+    type: fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom(...COMMAND_TYPES) },
+      // Registry commands need an extension that exists: add and fetch more often.
+      { weight: 6, arbitrary: fc.constantFrom("AddExtension", "RecordFetch", "RecordFetchFailure") },
+      { weight: 1, arbitrary: anyJson },
+    ),
+    values: fc.record(fields),
+    keep: fc.array(fc.nat(9), { minLength: 17, maxLength: 17 }),
+  })
+  .map(({ type, values, keep }) => {
+    const command: Record<string, unknown> = { type };
+    // Nine in ten fields are kept: a missing one is a refusal worth testing too.
+    Object.entries(values).forEach(([k, value], i) => {
+      if (keep[i] !== 0) command[k] = value;
+    });
+    return pruneFor(command);
+  });
+
+/** Keeps only the fields the command type has, most of the time (so valid commands occur). */
+function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
+  const allowed: Record<string, string[]> = {
+    AddExtension: ["name", "kind", "exposeUnprefixed", "hidden", "availableTools", "configFingerprint"],
+    RemoveExtension: ["extension"],
+    InvalidateTools: ["extension"],
+    RecordFetch: ["extension", "startedAtVersion", "tools", "complete", "reason"],
+    RecordFetchFailure: ["extension", "startedAtVersion", "error"],
+    ConfigureDeferral: ["mode", "alwaysLoad"],
+    EnableTools: ["callId", "names"],
+    RequestEnableTools: ["callId", "names"],
+    ApproveEnableTools: ["callId"],
+    DenyEnableTools: ["callId", "reason"],
+    Compact: [],
+    Clear: [],
+  };
+  const keys = typeof command.type === "string" ? allowed[command.type] : undefined;
+  if (!keys) return command;
+  const out: Record<string, unknown> = { type: command.type };
+  for (const k of [...keys, "at"]) if (k in command) out[k] = command[k];
+  // Hosts pass the version they fetched at: a valid version here stands for that one.
+  if (Number.isInteger(out.startedAtVersion) && (out.startedAtVersion as number) >= 0)
+    out.startedAtVersion = "current";
+  return out;
+}
+
+const command = fc.oneof({ weight: 1, arbitrary: anyJson }, { weight: 6, arbitrary: nearValid });
+
+/** Decodes an event as a store reading it back would: from its JSON text. */
+function reload(event: ToolledgerEvent): ToolledgerEvent {
+  const decoded = decodeEvent(JSON.parse(JSON.stringify(event)));
+  if (!decoded.ok) throw new Error(`${event.type} does not reload: ${decoded.error.message}`);
+  return decoded.event;
+}
+
+describe("E6 decide is total over arbitrary input", () => {
+  it("E6 never throws, refuses with a typed error, and everything it emits decodes and folds to the same state", () => {
+    const acceptedTypes = new Set<string>();
+    const refusals = new Set<string>();
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 4, maxLength: 30 }), fc.nat(6), (commands, lag) => {
+        let state: State = initialState();
+        for (const raw of commands) {
+          const input =
+            typeof raw === "object" && raw !== null && (raw as { startedAtVersion?: unknown }).startedAtVersion === "current"
+              ? { ...raw, startedAtVersion: Math.max(0, state.version - (lag % 3 === 0 ? 1 : 0)) }
+              : raw;
+          const decision = decide(state, input as Command);
+          if (!decision.ok) {
+            expect(decision.error.code).toMatch(/^[A-Z_]+$/);
+            expect(decision.error.message.length).toBeGreaterThan(10);
+            refusals.add(decision.error.code);
+            continue;
+          }
+          if (decision.events.length > 0) acceptedTypes.add((input as Command).type);
+          const reloaded = decision.events.map(reload);
+          const folded = replay(decision.events, state);
+          expect(replay(reloaded, state)).toEqual(folded);
+          state = folded;
+        }
+        // The log the decider wrote reloads as a whole, too.
+        expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+      }),
+      { numRuns: 300 },
+    );
+    // The generator reaches every command's accepted path and the main refusals.
+    expect([...acceptedTypes].sort()).toEqual([...COMMAND_TYPES].sort());
+    for (const code of ["INVALID_COMMAND", "UNKNOWN_COMMAND", "UNKNOWN_DEFERRAL_MODE", "UNKNOWN_EXTENSION"])
+      expect(refusals).toContain(code);
+  });
+
+  it("E6 an accepted command's events decode to themselves (nothing the log would change)", () => {
+    fc.assert(
+      fc.property(fc.array(nearValid, { maxLength: 20 }), (commands) => {
+        let state = initialState();
+        for (const raw of commands) {
+          const input = (raw as { startedAtVersion?: unknown }).startedAtVersion === "current"
+            ? { ...(raw as object), startedAtVersion: state.version }
+            : raw;
+          const decision = decide(state, input as Command);
+          if (!decision.ok) continue;
+          for (const event of decision.events) {
+            expect(reload(event)).toEqual(event);
+            state = evolve(state, event);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
