@@ -25,22 +25,25 @@ const toolLike = fc.oneof(
   {
     weight: 12,
     arbitrary: fc.record(
-    {
-      name: or(fc.constantFrom(...NAMES), 20),
-      inputSchema: or(
-        fc.oneof(
-          fc.constant({ type: "object" }),
-          fc.constant({}),
-          fc.constant({ properties: {} }),
-          fc.record({ type: fc.constant("object"), properties: fc.dictionary(fc.string(), anyJson) }),
+      {
+        name: or(fc.constantFrom(...NAMES), 20),
+        inputSchema: or(
+          fc.oneof(
+            fc.constant({ type: "object" }),
+            fc.constant({}),
+            fc.constant({ properties: {} }),
+            fc.record({
+              type: fc.constant("object"),
+              properties: fc.dictionary(fc.string(), anyJson),
+            }),
+          ),
         ),
-      ),
-      description: or(fc.string(), 20),
-      annotations: or(fc.oneof(fc.constant({ readOnlyHint: true }), fc.constant("yes"))),
-      _meta: or(fc.dictionary(fc.string(), anyJson), 20),
-    },
-    { requiredKeys: ["name"] },
-  ),
+        description: or(fc.string(), 20),
+        annotations: or(fc.oneof(fc.constant({ readOnlyHint: true }), fc.constant("yes"))),
+        _meta: or(fc.dictionary(fc.string(), anyJson), 20),
+      },
+      { requiredKeys: ["name"] },
+    ),
   },
   { weight: 1, arbitrary: anyJson },
 );
@@ -70,7 +73,10 @@ const nearValid: fc.Arbitrary<unknown> = fc
     type: fc.oneof(
       { weight: 12, arbitrary: fc.constantFrom(...COMMAND_TYPES) },
       // Registry commands need an extension that exists: add and fetch more often.
-      { weight: 6, arbitrary: fc.constantFrom("AddExtension", "RecordFetch", "RecordFetchFailure") },
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom("AddExtension", "RecordFetch", "RecordFetchFailure"),
+      },
       { weight: 1, arbitrary: anyJson },
     ),
     values: fc.record(fields),
@@ -88,7 +94,14 @@ const nearValid: fc.Arbitrary<unknown> = fc
 /** Keeps only the fields the command type has, most of the time (so valid commands occur). */
 function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
   const allowed: Record<string, string[]> = {
-    AddExtension: ["name", "kind", "exposeUnprefixed", "hidden", "availableTools", "configFingerprint"],
+    AddExtension: [
+      "name",
+      "kind",
+      "exposeUnprefixed",
+      "hidden",
+      "availableTools",
+      "configFingerprint",
+    ],
     RemoveExtension: ["extension"],
     InvalidateTools: ["extension"],
     RecordFetch: ["extension", "startedAtVersion", "tools", "complete", "reason"],
@@ -125,34 +138,45 @@ describe("E6 decide is total over arbitrary input", () => {
     const acceptedTypes = new Set<string>();
     const refusals = new Set<string>();
     fc.assert(
-      fc.property(fc.array(command, { minLength: 4, maxLength: 30 }), fc.nat(6), (commands, lag) => {
-        let state: State = initialState();
-        for (const raw of commands) {
-          const input =
-            typeof raw === "object" && raw !== null && (raw as { startedAtVersion?: unknown }).startedAtVersion === "current"
-              ? { ...raw, startedAtVersion: Math.max(0, state.version - (lag % 3 === 0 ? 1 : 0)) }
-              : raw;
-          const decision = decide(state, input as Command);
-          if (!decision.ok) {
-            expect(decision.error.code).toMatch(/^[A-Z_]+$/);
-            expect(decision.error.message.length).toBeGreaterThan(10);
-            refusals.add(decision.error.code);
-            continue;
+      fc.property(
+        fc.array(command, { minLength: 4, maxLength: 30 }),
+        fc.nat(6),
+        (commands, lag) => {
+          let state: State = initialState();
+          for (const raw of commands) {
+            const input =
+              typeof raw === "object" &&
+              raw !== null &&
+              (raw as { startedAtVersion?: unknown }).startedAtVersion === "current"
+                ? { ...raw, startedAtVersion: Math.max(0, state.version - (lag % 3 === 0 ? 1 : 0)) }
+                : raw;
+            const decision = decide(state, input as Command);
+            if (!decision.ok) {
+              expect(decision.error.code).toMatch(/^[A-Z_]+$/);
+              expect(decision.error.message.length).toBeGreaterThan(10);
+              refusals.add(decision.error.code);
+              continue;
+            }
+            if (decision.events.length > 0) acceptedTypes.add((input as Command).type);
+            const reloaded = decision.events.map(reload);
+            const folded = replay(decision.events, state);
+            expect(replay(reloaded, state)).toEqual(folded);
+            state = folded;
           }
-          if (decision.events.length > 0) acceptedTypes.add((input as Command).type);
-          const reloaded = decision.events.map(reload);
-          const folded = replay(decision.events, state);
-          expect(replay(reloaded, state)).toEqual(folded);
-          state = folded;
-        }
-        // The log the decider wrote reloads as a whole, too.
-        expect(JSON.parse(JSON.stringify(state))).toEqual(state);
-      }),
+          // The log the decider wrote reloads as a whole, too.
+          expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+        },
+      ),
       { numRuns: 300 },
     );
     // The generator reaches every command's accepted path and the main refusals.
     expect([...acceptedTypes].sort()).toEqual([...COMMAND_TYPES].sort());
-    for (const code of ["INVALID_COMMAND", "UNKNOWN_COMMAND", "UNKNOWN_DEFERRAL_MODE", "UNKNOWN_EXTENSION"])
+    for (const code of [
+      "INVALID_COMMAND",
+      "UNKNOWN_COMMAND",
+      "UNKNOWN_DEFERRAL_MODE",
+      "UNKNOWN_EXTENSION",
+    ])
       expect(refusals).toContain(code);
   });
 
@@ -161,9 +185,10 @@ describe("E6 decide is total over arbitrary input", () => {
       fc.property(fc.array(nearValid, { maxLength: 20 }), (commands) => {
         let state = initialState();
         for (const raw of commands) {
-          const input = (raw as { startedAtVersion?: unknown }).startedAtVersion === "current"
-            ? { ...(raw as object), startedAtVersion: state.version }
-            : raw;
+          const input =
+            (raw as { startedAtVersion?: unknown }).startedAtVersion === "current"
+              ? { ...(raw as object), startedAtVersion: state.version }
+              : raw;
           const decision = decide(state, input as Command);
           if (!decision.ok) continue;
           for (const event of decision.events) {

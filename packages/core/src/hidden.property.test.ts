@@ -99,11 +99,20 @@ function command(o: Op, state: State, n: number): Command {
         })),
       };
     case "fail":
-      return { type: "RecordFetchFailure", extension: x!.name, startedAtVersion: state.version, error: "boom" };
+      return {
+        type: "RecordFetchFailure",
+        extension: x!.name,
+        startedAtVersion: state.version,
+        error: "boom",
+      };
     case "invalidate":
       return { type: "InvalidateTools", extension: x!.name };
     case "deferral":
-      return { type: "ConfigureDeferral", mode: o.lookup ? "lookup" : "off", alwaysLoad: o.alwaysLoad };
+      return {
+        type: "ConfigureDeferral",
+        mode: o.lookup ? "lookup" : "off",
+        alwaysLoad: o.alwaysLoad,
+      };
     case "enable":
       return { type: "EnableTools", callId: `c${n}`, names: o.names };
   }
@@ -123,7 +132,12 @@ function run(ops: (readonly [Op, number])[]): State {
 function seen(state: State) {
   const view = modelView(state);
   return {
-    tools: listTools(state).map((t) => ({ name: t.publicName, owner: t.owner, raw: t.rawName, def: t.tool })),
+    tools: listTools(state).map((t) => ({
+      name: t.publicName,
+      owner: t.owner,
+      raw: t.rawName,
+      def: t.tool,
+    })),
     exclude: listTools(state, { exclude: "a" }).map((t) => t.publicName),
     view: { tools: view.tools, deferred: view.deferred, prompt: view.systemPrompt },
     enabled: state.enabled,
