@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { DeferralModeSchema, ExtensionKindSchema, McpToolSchema } from "./events.js";
+import {
+  CallOutcomeSchema,
+  ConversationClientSchema,
+  DeferralModeSchema,
+  ExtensionKindSchema,
+  McpToolSchema,
+} from "./events.js";
 
 /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
 const at = z.string().optional();
@@ -93,6 +99,73 @@ export const DenyEnableToolsCommandSchema = z.strictObject({
 export const CompactCommandSchema = z.strictObject({ type: z.literal("Compact"), at });
 export const ClearCommandSchema = z.strictObject({ type: z.literal("Clear"), at });
 
+/** C1: a host run starts writing its registry stream. */
+export const StartHostCommandSchema = z.strictObject({
+  type: z.literal("StartHost"),
+  at,
+  hostname: z.string(),
+  pid: z.number().int().nonnegative().optional(),
+  toolledgerVersion: z.string().optional(),
+});
+
+/** C1/C5: what a conversation records when it starts or is reopened. */
+const conversationOpening = {
+  at,
+  /** The host stream whose registry events the conversation observes. */
+  registryStream: z.string().min(1),
+  client: ConversationClientSchema.nullable().optional(),
+  protocolVersion: z.string().nullable().optional(),
+  transport: z.string().nullable().optional(),
+  hostname: z.string().nullable().optional(),
+};
+
+export const StartConversationCommandSchema = z.strictObject({
+  type: z.literal("StartConversation"),
+  ...conversationOpening,
+});
+
+export const ResumeConversationCommandSchema = z.strictObject({
+  type: z.literal("ResumeConversation"),
+  ...conversationOpening,
+});
+
+export type ConversationOpening = Omit<
+  z.input<typeof StartConversationCommandSchema>,
+  "type" | "at"
+>;
+
+export const CloseConversationCommandSchema = z.strictObject({
+  type: z.literal("CloseConversation"),
+  at,
+  reason: z.string(),
+});
+
+/** C4: a tools/call arrived; a call the registry refuses is finished at once. */
+export const StartCallCommandSchema = z.strictObject({
+  type: z.literal("StartCall"),
+  at,
+  callId: z.string().min(1),
+  /** The name as the client called it. */
+  name: z.string(),
+  /** Only when the host records payloads (already truncated and redacted). */
+  arguments: z.unknown().optional(),
+  /** R8: host-internal calls may resolve hidden tools. */
+  includeHidden: z.boolean().optional(),
+});
+
+/** C4: how a started call ended. */
+export const FinishCallCommandSchema = z.strictObject({
+  type: z.literal("FinishCall"),
+  at,
+  callId: z.string().min(1),
+  outcome: CallOutcomeSchema,
+  durationMs: z.number().nonnegative(),
+  /** The refusal code when the host refuses a call the registry allowed (bad arguments). */
+  reason: z.string().optional(),
+  error: z.string().optional(),
+  result: z.unknown().optional(),
+});
+
 /** E6: what `decide` accepts, checked at run time (JavaScript hosts have no types). */
 export const CommandSchema = z.discriminatedUnion("type", [
   AddExtensionCommandSchema,
@@ -107,6 +180,12 @@ export const CommandSchema = z.discriminatedUnion("type", [
   DenyEnableToolsCommandSchema,
   CompactCommandSchema,
   ClearCommandSchema,
+  StartHostCommandSchema,
+  StartConversationCommandSchema,
+  ResumeConversationCommandSchema,
+  CloseConversationCommandSchema,
+  StartCallCommandSchema,
+  FinishCallCommandSchema,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

@@ -19,7 +19,6 @@ const anyJson = fc.jsonValue({ maxDepth: 3 });
 /** The right kind of value most of the time, any JSON otherwise. */
 const or = <T>(good: fc.Arbitrary<T>, weight = 20): fc.Arbitrary<unknown> =>
   fc.oneof({ weight, arbitrary: good }, { weight: 1, arbitrary: anyJson });
-const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
 
 const toolLike = fc.oneof(
   {
@@ -66,7 +65,22 @@ const fields: Record<string, fc.Arbitrary<unknown>> = {
   alwaysLoad: or(fc.array(fc.constantFrom(...NAMES), { maxLength: 3 })),
   callId: or(fc.constantFrom("c1", "c2", "c3", "")),
   names: or(fc.array(fc.constantFrom(...NAMES), { maxLength: 3 })),
+  hostname: or(fc.constantFrom("box", "")),
+  pid: or(fc.oneof(fc.nat(), fc.constant(-1))),
+  toolledgerVersion: or(fc.constant("0.1.0")),
+  registryStream: or(fc.constantFrom("host-1", "")),
+  client: or(fc.oneof(fc.constant(null), fc.record({ name: fc.string(), version: fc.string() }))),
+  protocolVersion: or(fc.constantFrom("2025-06-18", null)),
+  transport: or(fc.constantFrom("stdio", null)),
+  arguments: or(anyJson),
+  includeHidden: or(fc.boolean()),
+  outcome: or(
+    fc.constantFrom("ok", "tool_error", "refused", "timeout", "cancelled", "unavailable"),
+  ),
+  durationMs: or(fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e6, noNaN: true }))),
+  result: or(anyJson),
 };
+const FIELD_COUNT = Object.keys(fields).length;
 
 const nearValid: fc.Arbitrary<unknown> = fc
   .record({
@@ -80,7 +94,7 @@ const nearValid: fc.Arbitrary<unknown> = fc
       { weight: 1, arbitrary: anyJson },
     ),
     values: fc.record(fields),
-    keep: fc.array(fc.nat(9), { minLength: 17, maxLength: 17 }),
+    keep: fc.array(fc.nat(9), { minLength: FIELD_COUNT, maxLength: FIELD_COUNT }),
   })
   .map(({ type, values, keep }) => {
     const command: Record<string, unknown> = { type };
@@ -113,6 +127,12 @@ function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
     DenyEnableTools: ["callId", "reason"],
     Compact: [],
     Clear: [],
+    StartHost: ["hostname", "pid", "toolledgerVersion"],
+    StartConversation: ["registryStream", "client", "protocolVersion", "transport", "hostname"],
+    ResumeConversation: ["registryStream", "client", "protocolVersion", "transport", "hostname"],
+    CloseConversation: ["reason"],
+    StartCall: ["callId", "name", "arguments", "includeHidden"],
+    FinishCall: ["callId", "outcome", "durationMs", "reason", "error", "result"],
   };
   const keys = typeof command.type === "string" ? allowed[command.type] : undefined;
   if (!keys) return command;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { hget, hhas, hkeys } from "./_hashDict.js";
 import { jsonProblem } from "./_jsonProblem.js";
 import { winnerOf } from "./_registry.js";
+import { checkCall } from "./checkCall.js";
 import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
 import { COMMAND_TYPES, type Command, CommandSchema } from "./command.js";
@@ -11,6 +12,7 @@ import { listTools } from "./listTools.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
 import { nameToKey } from "./nameToKey.js";
 import { DEFERRAL_MODES } from "./parseDeferralConfig.js";
+import { resolveTool } from "./resolveTool.js";
 import type { State } from "./state.js";
 
 const v = EVENT_SCHEMA_VERSION;
@@ -22,7 +24,9 @@ export type CommandErrorCode =
   | "EMPTY_EXTENSION_KEY"
   | "UNKNOWN_EXTENSION"
   | "DUPLICATE_CALL_ID"
-  | "UNKNOWN_CALL_ID";
+  | "UNKNOWN_CALL_ID"
+  | "CONVERSATION_EXISTS"
+  | "CONVERSATION_CLOSED";
 
 export interface CommandError {
   code: CommandErrorCode;
@@ -149,6 +153,61 @@ export function decide(state: State, input: Command): Decision {
       ]);
     case "Clear":
       return accepted([{ type: "Cleared", v, ...at }]);
+    case "StartHost":
+      return accepted([
+        {
+          type: "HostStarted",
+          v,
+          ...at,
+          hostname: command.hostname,
+          ...(command.pid === undefined ? {} : { pid: command.pid }),
+          ...(command.toolledgerVersion === undefined
+            ? {}
+            : { toolledgerVersion: command.toolledgerVersion }),
+        },
+      ]);
+    case "StartConversation":
+    case "ResumeConversation": {
+      if (command.type === "StartConversation" && state.conversation !== null) {
+        return rejected(
+          "CONVERSATION_EXISTS",
+          `this stream already holds a conversation (started ${state.conversation.startedAt ?? "earlier"}); resume it instead of starting it again`,
+        );
+      }
+      return accepted([
+        {
+          type:
+            command.type === "StartConversation" ? "ConversationStarted" : "ConversationResumed",
+          v,
+          ...at,
+          registryStream: command.registryStream,
+          client: command.client ?? null,
+          protocolVersion: command.protocolVersion ?? null,
+          transport: command.transport ?? null,
+          hostname: command.hostname ?? null,
+        },
+      ]);
+    }
+    case "CloseConversation":
+      // Closing twice records nothing the second time.
+      if (state.conversation?.status === "closed") return accepted([]);
+      return accepted([{ type: "ConversationClosed", v, ...at, reason: command.reason }]);
+    case "StartCall":
+      return decideCall(state, command, at);
+    case "FinishCall":
+      return accepted([
+        {
+          type: "ToolCallFinished",
+          v,
+          ...at,
+          callId: command.callId,
+          outcome: command.outcome,
+          durationMs: command.durationMs,
+          reason: command.reason ?? null,
+          error: command.error ?? null,
+          ...(command.result === undefined ? {} : { result: command.result }),
+        },
+      ]);
     default: {
       const unreachable: never = command;
       return unreachable;
@@ -192,6 +251,21 @@ function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Re
     );
   }
   const command = parsed.data;
+  // Recorded payloads are free-form too, and must reload as they were folded.
+  const payload =
+    command.type === "StartCall"
+      ? command.arguments
+      : command.type === "FinishCall"
+        ? command.result
+        : undefined;
+  if (payload !== undefined) {
+    const field = command.type === "StartCall" ? "arguments" : "result";
+    const problem = jsonProblem(payload, [field]);
+    if (problem) {
+      const path = problem.path.join(".");
+      return rejected("INVALID_COMMAND", `${command.type}: ${path}: ${problem.message}`, path);
+    }
+  }
   if (command.type === "RecordFetch") {
     // The tools' free-form fields (schemas, _meta) must survive the log's JSON round trip.
     const problem = jsonProblem(command.tools, ["tools"]);
@@ -272,6 +346,69 @@ function decideForExtension(
         },
       ]);
   }
+}
+
+/**
+ * C4 + R13 + D9: records a call as it arrives. A call the registry refuses (unknown,
+ * ambiguous, app-only, hidden, deferred and not enabled) is finished at once as `refused`
+ * with its reason; `enable_tools` in lookup mode is the built-in tool and always starts.
+ */
+function decideCall(
+  state: State,
+  command: Extract<ParsedCommand, { type: "StartCall" }>,
+  at: At,
+): Decision {
+  const args = command.arguments === undefined ? {} : { arguments: command.arguments };
+  const check = checkCall(
+    state,
+    command.name,
+    command.includeHidden ? { includeHidden: true } : {},
+  );
+  if (check.ok && check.builtin) {
+    return accepted([
+      {
+        type: "ToolCallStarted",
+        v,
+        ...at,
+        callId: command.callId,
+        name: command.name,
+        publicName: ENABLE_TOOLS_NAME,
+        owner: null,
+        rawName: null,
+        ...args,
+      },
+    ]);
+  }
+  // A refused call still names the tool it resolved to (deferred, app-only, hidden), for the audit.
+  const resolved = check.ok ? check : resolveTool(state, command.name, { includeHidden: true });
+  const started: ToolledgerEvent = {
+    type: "ToolCallStarted",
+    v,
+    ...at,
+    callId: command.callId,
+    name: command.name,
+    publicName: resolved.ok ? resolved.publicName : null,
+    owner: resolved.ok ? resolved.extension : null,
+    rawName: resolved.ok ? resolved.rawName : null,
+    ...args,
+  };
+  if (check.ok) return accepted([started]);
+  // The model is told a hidden tool is unknown (R8); the log says why, for whoever audits it.
+  const hidden = check.error.code === "UNKNOWN_TOOL" && !command.includeHidden && resolved.ok;
+  const reason = hidden ? "HIDDEN_TOOL" : check.error.code;
+  return accepted([
+    started,
+    {
+      type: "ToolCallFinished",
+      v,
+      ...at,
+      callId: command.callId,
+      outcome: "refused",
+      durationMs: 0,
+      reason,
+      error: check.error.message,
+    },
+  ]);
 }
 
 /** D5: the response to a request, validated against the registry of this moment. */
