@@ -129,7 +129,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
         summary = `${publicName} is app-only: the model never sees, defers or enables it`;
         reasons.push({
           rule: "D3",
-          text: `its _meta.ui.visibility is ${JSON.stringify((tool.tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility)}, without "model"`,
+          text: `its _meta.ui.visibility is ${JSON.stringify((tool.raw._meta?.ui as { visibility?: unknown } | undefined)?.visibility)}, without "model"`,
           positions: fetched,
         });
         break;

@@ -1,7 +1,8 @@
-import { type HashDict, hget } from "./_hashDict.js";
+import { type HashDict, hget, hremove, hset } from "./_hashDict.js";
 import { type Dict, get, setOwn } from "./_records.js";
 import { sortBytewise } from "./compareBytes.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
+import { deriveWireName, fitsWire } from "./wireName.js";
 
 /**
  * Owners (extension keys in R10 order: visible before hidden, then by key) whose tools
@@ -116,4 +117,88 @@ export function sortedTools(ext: ExtensionState): readonly RegisteredTool[] {
     sortedViews.set(ext.tools, sorted);
   }
   return sorted;
+}
+
+/** The built-in tool's name (D4): no registry tool may be served under it. */
+const BUILTIN_NAME = "enable_tools";
+
+/**
+ * R14: gives each tool of one fetch (fresh objects, in the server's order) its wire name.
+ * A name in `preferred` (by raw name: the event's record, or the decider's earlier choice)
+ * is used when it is a valid wire name and free; otherwise a public name that fits `limit`
+ * stays as it is; otherwise a name is derived, re-hashed past any name already taken. A
+ * name is taken when another public name is served under it or produces it, in the registry
+ * or in this fetch, so served names stay unique and each resolves to one public name.
+ */
+export function assignWireNames(
+  extensions: HashDict<ExtensionState>,
+  unprefixed: readonly string[],
+  wireIndex: HashDict<string>,
+  ext: Pick<ExtensionState, "key" | "exposeUnprefixed">,
+  tools: RegisteredTool[],
+  preferred: ReadonlyMap<string, string> | null,
+  limit: number,
+): void {
+  // Names that already fit are claimed first: they stay unchanged unless taken elsewhere.
+  const local = new Map<string, string>();
+  for (const t of tools) if (fitsWire(t.publicName)) local.set(t.publicName, t.publicName);
+  const free = (wire: string, publicName: string): boolean =>
+    (local.get(wire) ?? publicName) === publicName &&
+    (hget(wireIndex, wire) ?? publicName) === publicName &&
+    (wire === publicName || ownersOf(extensions, unprefixed, wire).length === 0) &&
+    (wire !== BUILTIN_NAME || publicName === BUILTIN_NAME);
+  const key = ext.exposeUnprefixed ? null : ext.key;
+  for (const t of tools) {
+    const wanted = preferred?.get(t.rawName);
+    let wire: string | undefined;
+    if (wanted !== undefined && fitsWire(wanted, limit) && free(wanted, t.publicName))
+      wire = wanted;
+    else if (fitsWire(t.publicName, limit) && free(t.publicName, t.publicName)) wire = t.publicName;
+    for (let attempt = 0; wire === undefined; attempt++) {
+      const candidate = deriveWireName(t.publicName, key, limit, attempt);
+      if (free(candidate, t.publicName)) wire = candidate;
+    }
+    t.wireName = wire;
+    local.set(wire, t.publicName);
+  }
+}
+
+/** Whether any tool of the list is served under a name other than its public name. */
+export function hasRenamed(tools: readonly RegisteredTool[] | undefined): boolean {
+  if (tools) for (const t of tools) if (t.wireName !== t.publicName) return true;
+  return false;
+}
+
+/**
+ * R14: the wire index after one extension's tools changed from `before` to `after`: entries
+ * of renamed tools it lost go (unless another extension's tool still uses them), its new
+ * ones come in.
+ */
+export function updateWireIndex(
+  wireIndex: HashDict<string>,
+  extensions: HashDict<ExtensionState>,
+  unprefixed: readonly string[],
+  key: string,
+  before: readonly RegisteredTool[],
+  after: readonly RegisteredTool[],
+): HashDict<string> {
+  let index = wireIndex;
+  for (const t of before) {
+    if (t.wireName === t.publicName) continue;
+    const stillUsed = ownersOf(extensions, unprefixed, t.publicName).some(
+      (owner) =>
+        owner !== key && findTool(hget(extensions, owner)!, t.publicName)?.wireName === t.wireName,
+    );
+    if (!stillUsed) index = hremove(index, t.wireName);
+  }
+  for (const t of after)
+    if (t.wireName !== t.publicName) index = hset(index, t.wireName, t.publicName);
+  return index;
+}
+
+/** R14: the registered tool served under `wireName`, if any (public name first, as R13 asks). */
+export function wireWinner(state: State, wireName: string): RegisteredTool | undefined {
+  const publicName = hget(state.wireNames, wireName) ?? wireName;
+  const tool = winnerOf(state, publicName);
+  return tool && tool.wireName === wireName ? tool : undefined;
 }

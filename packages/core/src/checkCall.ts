@@ -13,6 +13,7 @@ export interface BuiltinCall {
   ok: true;
   builtin: true;
   publicName: typeof ENABLE_TOOLS_NAME;
+  wireName: typeof ENABLE_TOOLS_NAME;
   /** Empty: no extension owns the built-in. */
   extension: "";
   rawName: typeof ENABLE_TOOLS_NAME;
@@ -50,6 +51,7 @@ export function checkCall(
         ok: true,
         builtin: true,
         publicName: ENABLE_TOOLS_NAME,
+        wireName: ENABLE_TOOLS_NAME,
         extension: "",
         rawName: ENABLE_TOOLS_NAME,
         recovered: name !== ENABLE_TOOLS_NAME,
@@ -65,7 +67,7 @@ export function checkCall(
       error: {
         code: "APP_ONLY_TOOL",
         name,
-        message: `tool ${resolved.publicName} is app-only (its _meta.ui.visibility excludes "model"); the model cannot call it`,
+        message: `tool ${resolved.wireName} is app-only (its _meta.ui.visibility excludes "model"); the model cannot call it`,
         suggestions: [],
       },
     };
@@ -76,8 +78,8 @@ export function checkCall(
       error: {
         code: "TOOL_NOT_ENABLED",
         name,
-        message: `tool ${resolved.publicName} is deferred: call ${ENABLE_TOOLS_NAME} with {"names": [${JSON.stringify(resolved.publicName)}]} first, then call it again`,
-        suggestions: [resolved.publicName],
+        message: `tool ${resolved.wireName} is deferred: call ${ENABLE_TOOLS_NAME} with {"names": [${JSON.stringify(resolved.wireName)}]} first, then call it again`,
+        suggestions: [resolved.wireName],
       },
     };
   }

@@ -6,6 +6,7 @@ import {
   ExtensionKindSchema,
   McpToolSchema,
 } from "./events.js";
+import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "./wireName.js";
 
 /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
 const at = z.string().optional();
@@ -48,6 +49,16 @@ export const RecordFetchCommandSchema = z.strictObject({
   /** R9: false when a later page failed; `reason` then says why. */
   complete: z.boolean().optional(),
   reason: z.string().optional(),
+  /**
+   * R14: characters the host puts in front of every tool name it passes on (its own outer
+   * prefix); wire names are kept within 64 minus this. Default 0.
+   */
+  outerPrefixBudget: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WIRE_NAME_LENGTH - MIN_WIRE_NAME_LENGTH)
+    .optional(),
 });
 
 export const RecordFetchFailureCommandSchema = z.strictObject({

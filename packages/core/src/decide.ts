@@ -1,19 +1,26 @@
 import type { z } from "zod";
 import { hget, hhas, hkeys } from "./_hashDict.js";
 import { jsonProblem } from "./_jsonProblem.js";
-import { winnerOf } from "./_registry.js";
+import { assignWireNames, winnerOf, wireWinner } from "./_registry.js";
 import { checkCall } from "./checkCall.js";
 import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
 import { COMMAND_TYPES, type Command, CommandSchema } from "./command.js";
-import { type EnableError, EVENT_SCHEMA_VERSION, type ToolledgerEvent } from "./events.js";
+import {
+  type EnableError,
+  EVENT_SCHEMA_VERSION,
+  type McpTool,
+  type ToolledgerEvent,
+} from "./events.js";
 import { evolve } from "./evolve.js";
 import { listTools } from "./listTools.js";
+import { isMcpToolDefinition } from "./mcpToolDefinition.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
 import { nameToKey } from "./nameToKey.js";
 import { DEFERRAL_MODES } from "./parseDeferralConfig.js";
 import { resolveTool } from "./resolveTool.js";
-import type { State } from "./state.js";
+import type { ExtensionState, RegisteredTool, State } from "./state.js";
+import { MAX_WIRE_NAME_LENGTH } from "./wireName.js";
 
 const v = EVENT_SCHEMA_VERSION;
 
@@ -322,7 +329,11 @@ function decideForExtension(
       return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);
     case "InvalidateTools":
       return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
-    case "RecordFetch":
+    case "RecordFetch": {
+      const wireNames =
+        command.startedAtVersion === state.version
+          ? decideWireNames(state, key, command.tools, command.outerPrefixBudget ?? 0)
+          : [];
       return accepted([
         {
           type: "ToolsFetched",
@@ -332,8 +343,10 @@ function decideForExtension(
           startedAtVersion: command.startedAtVersion,
           tools: command.tools,
           ...(command.complete === false ? { complete: false, reason: command.reason ?? "" } : {}),
+          ...(wireNames.length > 0 ? { wireNames } : {}),
         },
       ]);
+    }
     case "RecordFetchFailure":
       return accepted([
         {
@@ -411,6 +424,51 @@ function decideCall(
   ]);
 }
 
+/**
+ * R14: decides, once, the wire names of a fetch's tools that need one, to be recorded with
+ * it: the extension's earlier choice when it still fits, else a name within 64 minus the
+ * host's outer-prefix budget. Folding the event applies exactly these (see `evolve`).
+ */
+function decideWireNames(
+  state: State,
+  key: string,
+  tools: readonly McpTool[],
+  budget: number,
+): { rawName: string; wireName: string }[] {
+  const ext = hget(state.extensions, key)!;
+  const limit = MAX_WIRE_NAME_LENGTH - budget;
+  const registered = registeredView(ext, tools);
+  const earlier = new Map<string, string>();
+  for (const t of ext.tools) if (t.wireName !== t.publicName) earlier.set(t.rawName, t.wireName);
+  assignWireNames(
+    state.extensions,
+    state.unprefixed,
+    state.wireNames,
+    ext,
+    registered,
+    earlier,
+    limit,
+  );
+  return registered
+    .filter((t) => t.wireName !== t.publicName)
+    .map((t) => ({ rawName: t.rawName, wireName: t.wireName }));
+}
+
+/** The tools a fetch would register (R9 filters), with their public names. */
+function registeredView(ext: ExtensionState, tools: readonly McpTool[]): RegisteredTool[] {
+  const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
+  const seen = new Set<string>();
+  const out: RegisteredTool[] = [];
+  for (const raw of tools) {
+    if ((allowed && !allowed.has(raw.name)) || seen.has(raw.name) || !isMcpToolDefinition(raw))
+      continue;
+    seen.add(raw.name);
+    const publicName = ext.exposeUnprefixed ? raw.name : `${ext.key}__${raw.name}`;
+    out.push({ publicName, wireName: publicName, rawName: raw.name, owner: ext.key, raw });
+  }
+  return out;
+}
+
 /** D5: the response to a request, validated against the registry of this moment. */
 function respond(state: State, callId: string, names: readonly string[], at: At): ToolledgerEvent {
   const error = validateEnable(state, names);
@@ -431,13 +489,15 @@ function validateEnable(state: State, names: readonly string[]): EnableError | n
   const invalid: EnableError["invalid"] = [];
   let visibleNames: string[] | null = null;
   for (const name of names) {
-    const tool = winnerOf(state, name);
+    // R14: the model names tools by the wire names it was served; public names work too.
+    const tool =
+      winnerOf(state, name) ?? (state.wireNames.size > 0 ? wireWinner(state, name) : undefined);
     const cls = tool ? classifyTool(state, tool).class : "hidden";
     // Hidden tools are reported as unknown: R8 keeps them out of everything the model sees.
     if (cls === "hidden") {
       visibleNames ??= listTools(state)
         .filter((t) => classifyTool(state, t).class !== "app-only")
-        .map((t) => t.publicName);
+        .map((t) => t.wireName);
       invalid.push({ name, reason: "unknown tool", suggestions: closeNames(name, visibleNames) });
     } else if (cls === "app-only") {
       invalid.push({ name, reason: "app-only tool (not visible to the model)", suggestions: [] });

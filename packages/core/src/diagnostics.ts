@@ -1,5 +1,5 @@
 import { hget, hkeys } from "./_hashDict.js";
-import { winnerOf } from "./_registry.js";
+import { winnerOf, wireWinner } from "./_registry.js";
 import type { Anomaly } from "./events.js";
 import type { State } from "./state.js";
 
@@ -122,7 +122,8 @@ export function diagnostics(state: State, options: DiagnosticsOptions = {}): Dia
 export function unknownAlwaysLoad(state: State): string[] {
   if (state.deferral.mode === "off") return [];
   return state.deferral.alwaysLoad.filter((name) => {
-    const tool = winnerOf(state, name);
+    const tool =
+      winnerOf(state, name) ?? (state.wireNames.size > 0 ? wireWinner(state, name) : undefined);
     // A hidden tool counts as unknown: R8 keeps it out of what users and the model see.
     return tool === undefined || hget(state.extensions, tool.owner)?.hidden === true;
   });

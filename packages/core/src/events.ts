@@ -74,6 +74,11 @@ export const ToolsFetchedSchema = z.object({
   complete: z.boolean().optional(),
   /** R9: why the fetch is partial. */
   reason: z.string().optional(),
+  /**
+   * R14: the wire names decided for tools whose public name does not fit (or not within the
+   * host's budget), by raw name. Recorded so replay serves the same names; absent: none.
+   */
+  wireNames: z.array(z.object({ rawName: z.string(), wireName: z.string() })).optional(),
 });
 export type ToolsFetched = z.infer<typeof ToolsFetchedSchema>;
 

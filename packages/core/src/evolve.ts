@@ -1,5 +1,5 @@
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
-import { updateCollisions } from "./_registry.js";
+import { assignWireNames, hasRenamed, updateCollisions, updateWireIndex } from "./_registry.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
@@ -14,7 +14,6 @@ import type {
   ExtensionAdded,
   ExtensionRemoved,
   HostStarted,
-  McpTool,
   ToolCallFinished,
   ToolCallStarted,
   ToolledgerEvent,
@@ -22,6 +21,7 @@ import type {
   ToolsFetchFailed,
   ToolsInvalidated,
 } from "./events.js";
+import { isMcpToolDefinition, mcpToolProblem } from "./mcpToolDefinition.js";
 import { nameToKey } from "./nameToKey.js";
 import {
   CALL_HISTORY_LIMIT,
@@ -36,6 +36,7 @@ import {
   type State,
   type ToolCallStats,
 } from "./state.js";
+import { MAX_WIRE_NAME_LENGTH, wireSafe } from "./wireName.js";
 
 /**
  * The reducer (E2): pure and total. It folds what was decided and never re-validates;
@@ -141,32 +142,55 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
 
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
+  // R3; an extension key is always wire-safe (R1), so only the raw name needs checking (R14).
+  const prefix = ext.exposeUnprefixed ? "" : `${key}__`;
   const tools: RegisteredTool[] = [];
   const seen = new Set<string>();
-  const ownerMeta = Object.freeze({ [state.ownerMetaKey]: key });
   const rejected: RejectedTool[] = [];
+  let allFit = true;
   for (const raw of e.tools) {
-    if (allowed && !allowed.has(raw.name)) continue;
-    if (!isJsonObject(raw.inputSchema)) {
+    const rawName = raw.name;
+    if (allowed && !allowed.has(rawName)) continue;
+    // Issue 10.3: one malformed tool in a served list makes SDK clients reject the whole list.
+    if (!isMcpToolDefinition(raw)) {
       rejected.push({
-        rawName: raw.name,
+        rawName,
         reason: "malformed",
-        message: `tool ${JSON.stringify(raw.name)} has no inputSchema object; it is not registered`,
+        message: `tool ${JSON.stringify(rawName)} is not a valid MCP tool (${mcpToolProblem(raw)}); it is not registered or served`,
       });
       continue;
     }
-    const publicName = ext.exposeUnprefixed ? raw.name : `${key}__${raw.name}`;
-    if (seen.has(publicName)) {
+    if (seen.has(rawName)) {
       rejected.push({
-        rawName: raw.name,
+        rawName,
         reason: "duplicate",
-        message: `the server listed ${JSON.stringify(raw.name)} more than once; the first is kept`,
+        message: `the server listed ${JSON.stringify(rawName)} more than once; the first is kept`,
       });
       continue;
     }
-    const registered = register(raw, publicName, key, ownerMeta);
-    seen.add(publicName);
-    tools.push(registered);
+    seen.add(rawName);
+    const publicName = prefix === "" ? rawName : prefix + rawName;
+    if (
+      allFit &&
+      !(publicName.length <= MAX_WIRE_NAME_LENGTH && rawName !== "" && wireSafe(rawName))
+    )
+      allFit = false;
+    // A view of the raw tool: its served definition is derived when asked for (servedTool).
+    tools.push({ publicName, wireName: publicName, rawName, owner: key, raw });
+  }
+  // R14: the common case (every name fits, nothing recorded, no renamed tool anywhere) costs nothing more.
+  if (!allFit || e.wireNames !== undefined || state.wireNames.size > 0) {
+    const recorded =
+      e.wireNames === undefined ? null : new Map(e.wireNames.map((w) => [w.rawName, w.wireName]));
+    assignWireNames(
+      state.extensions,
+      state.unprefixed,
+      state.wireNames,
+      ext,
+      tools,
+      recorded,
+      MAX_WIRE_NAME_LENGTH,
+    );
   }
   const next: ExtensionState = {
     ...ext,
@@ -417,24 +441,18 @@ function replaceExtension(
     wasUnprefixed === isUnprefixed && sameNames(before?.tools, after?.tools)
       ? state.collisions
       : updateCollisions(state.collisions, extensions, unprefixed, changedNames(before, after));
-  return update(state, { version, extensions, unprefixed, collisions });
-}
-
-/** R3/R4: the registered form of a raw tool: public name, owner metadata overwritten. */
-function register(
-  raw: McpTool,
-  publicName: string,
-  owner: string,
-  ownerMeta: Readonly<Record<string, unknown>>,
-): RegisteredTool {
-  // Tools the server sent without `_meta` share one frozen owner record (states are never
-  // mutated); a computed key defines an own property, so an owner key of `__proto__` is safe.
-  const meta = raw._meta === undefined ? ownerMeta : { ...raw._meta, ...ownerMeta };
-  // Copy, then assign: V8 copies fast but slows down badly when a spread literal redefines a key.
-  const tool: McpTool = { ...raw };
-  tool.name = publicName;
-  tool._meta = meta as Record<string, unknown>;
-  return { publicName, rawName: raw.name, owner, tool };
+  const wireNames =
+    hasRenamed(before?.tools) || hasRenamed(after?.tools)
+      ? updateWireIndex(
+          state.wireNames,
+          extensions,
+          unprefixed,
+          key,
+          before?.tools ?? [],
+          after?.tools ?? [],
+        )
+      : state.wireNames;
+  return update(state, { version, extensions, unprefixed, collisions, wireNames });
 }
 
 function withAnomaly(state: State, anomaly: Anomaly): State {
@@ -510,10 +528,6 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function isJsonObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * A copy of `state` with `changes`. Written out field by field: V8 copies an object literal
  * of known shape ~20x faster than `{ ...state, field }`, and this runs once per event.
@@ -525,6 +539,7 @@ function update(state: State, changes: Partial<State>): State {
     version: changes.version ?? state.version,
     extensions: changes.extensions ?? state.extensions,
     unprefixed: changes.unprefixed ?? state.unprefixed,
+    wireNames: changes.wireNames ?? state.wireNames,
     collisions: changes.collisions ?? state.collisions,
     deferral: changes.deferral ?? state.deferral,
     enabled: changes.enabled ?? state.enabled,

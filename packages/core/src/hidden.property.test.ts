@@ -7,6 +7,7 @@ import { evolve } from "./evolve.js";
 import { listTools } from "./listTools.js";
 import { modelView } from "./modelView.js";
 import { resolveTool } from "./resolveTool.js";
+import { servedTool } from "./servedTool.js";
 import { initialState, type State } from "./state.js";
 
 // R8/R10: a hidden extension never changes what users or the model see of the visible ones.
@@ -136,7 +137,7 @@ function seen(state: State) {
       name: t.publicName,
       owner: t.owner,
       raw: t.rawName,
-      def: t.tool,
+      def: servedTool(state, t),
     })),
     exclude: listTools(state, { exclude: "a" }).map((t) => t.publicName),
     view: { tools: view.tools, deferred: view.deferred, prompt: view.systemPrompt },

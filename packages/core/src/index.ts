@@ -129,6 +129,12 @@ export {
 } from "./foldConversation.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
+export {
+  isMcpToolDefinition,
+  type McpToolDefinition,
+  McpToolDefinitionSchema,
+  mcpToolProblem,
+} from "./mcpToolDefinition.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
 export {
@@ -149,6 +155,7 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export { servedTool } from "./servedTool.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,
@@ -172,3 +179,9 @@ export {
   type ToolCallStats,
   withRegistry,
 } from "./state.js";
+export {
+  fitsWire,
+  MAX_WIRE_NAME_LENGTH,
+  MIN_WIRE_NAME_LENGTH,
+  WIRE_NAME_PATTERN,
+} from "./wireName.js";

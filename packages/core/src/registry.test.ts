@@ -7,6 +7,7 @@ import { evolve } from "./evolve.js";
 import { getExtension, listExtensions } from "./extensions.js";
 import { listTools } from "./listTools.js";
 import { resolveTool } from "./resolveTool.js";
+import { servedTool } from "./servedTool.js";
 import { staleExtensions } from "./staleExtensions.js";
 import { initialState } from "./state.js";
 
@@ -32,21 +33,24 @@ describe("R2–R4 registration", () => {
     expect(names(listTools(h.state))).toEqual(["github__create_issue", "shell"]);
     const shell = listTools(h.state, { extension: "developer" })[0]!;
     expect(shell.rawName).toBe("shell");
-    expect(shell.tool.name).toBe("shell");
+    expect(servedTool(h.state, shell).name).toBe("shell");
   });
 
   it("R4 sets the owner in _meta, overwriting the server's value and keeping other entries", () => {
     const h = host();
     h.add("github");
     h.fetch("github", [tool("x", { _meta: { goose_extension: "evil", other: 1 } })]);
-    expect(listTools(h.state)[0]!.tool._meta).toEqual({ goose_extension: "github", other: 1 });
+    expect(servedTool(h.state, listTools(h.state)[0]!)._meta).toEqual({
+      goose_extension: "github",
+      other: 1,
+    });
   });
 
   it("R4 uses a configurable owner key", () => {
     const h = host({ ownerMetaKey: "owner" });
     h.add("github");
     h.fetch("github", ["x"]);
-    expect(listTools(h.state)[0]!.tool._meta).toEqual({ owner: "github" });
+    expect(servedTool(h.state, listTools(h.state)[0]!)._meta).toEqual({ owner: "github" });
   });
 
   it("R9 keeps each schema as sent and skips tools outside a non-empty availableTools (exact, case-sensitive)", () => {
@@ -61,7 +65,7 @@ describe("R2–R4 registration", () => {
     ]);
     expect(names(listTools(h.state))).toEqual(["fs__Write", "fs__read"]);
     expect(
-      listTools(h.state, { extension: "fs" }).find((t) => t.rawName === "read")!.tool.inputSchema,
+      listTools(h.state, { extension: "fs" }).find((t) => t.rawName === "read")!.raw.inputSchema,
     ).toEqual(schema);
   });
 
@@ -251,7 +255,7 @@ describe("R10 duplicates", () => {
     const h = host();
     h.add("s");
     h.fetch("s", [tool("x", { description: "first" }), tool("x", { description: "second" })]);
-    expect(listTools(h.state).map((t) => t.tool.description)).toEqual(["first"]);
+    expect(listTools(h.state).map((t) => t.raw.description)).toEqual(["first"]);
     expect(diagnostics(h.state)).toContainEqual(
       expect.objectContaining({ kind: "rejected_tool", reason: "duplicate" }),
     );
@@ -424,7 +428,12 @@ describe("R13 resolving calls", () => {
     if (!r.ok) {
       expect(r.error.code).toBe("AMBIGUOUS_TOOL");
       expect(r.error.message).toContain("functions.github.create_issue");
-      expect(r.error.suggestions).toEqual(["github.create_issue", "github__create_issue"]);
+      // The model is told the names it was served (R14: "github.create_issue" has a wire name).
+      const wire = resolveTool(h.state, "github.create_issue");
+      expect(wire.ok && wire.wireName).toMatch(/^github_create_issue_[0-9a-z]{8}$/);
+      expect(r.error.suggestions).toEqual(
+        [wire.ok ? wire.wireName : "", "github__create_issue"].sort(),
+      );
     }
   });
 

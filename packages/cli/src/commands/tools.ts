@@ -38,8 +38,8 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
     const state = session.state;
     const tools = listTools(state, filter).map((t) => ({
       ...toolRow(state, t),
-      description: t.tool.description ?? "",
-      inputSchema: t.tool.inputSchema,
+      description: t.raw.description ?? "",
+      inputSchema: t.raw.inputSchema,
     }));
     if (booleanOption(parsed, "json")) {
       o.json({ deferral, tools, diagnostics: diagnostics(state) });
