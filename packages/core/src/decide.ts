@@ -20,7 +20,7 @@ import { nameToKey } from "./nameToKey.js";
 import { DEFERRAL_MODES } from "./parseDeferralConfig.js";
 import { resolveTool } from "./resolveTool.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
-import { MAX_WIRE_NAME_LENGTH } from "./wireName.js";
+import { fitsWire, MAX_WIRE_NAME_LENGTH } from "./wireName.js";
 
 const v = EVENT_SCHEMA_VERSION;
 
@@ -426,8 +426,9 @@ function decideCall(
 
 /**
  * R14: decides, once, the wire names of a fetch's tools that need one, to be recorded with
- * it: the extension's earlier choice when it still fits, else a name within 64 minus the
- * host's outer-prefix budget. Folding the event applies exactly these (see `evolve`).
+ * it: the extension's earlier choice when the name still needs one and it still fits, else
+ * a name within 64 minus the host's outer-prefix budget. Folding the event applies exactly
+ * these (see `evolve`).
  */
 function decideWireNames(
   state: State,
@@ -438,8 +439,11 @@ function decideWireNames(
   const ext = hget(state.extensions, key)!;
   const limit = MAX_WIRE_NAME_LENGTH - budget;
   const registered = registeredView(ext, tools);
+  // The earlier choice is kept for a name that still needs one; a name that now fits is served as is.
   const earlier = new Map<string, string>();
-  for (const t of ext.tools) if (t.wireName !== t.publicName) earlier.set(t.rawName, t.wireName);
+  for (const t of ext.tools)
+    if (t.wireName !== t.publicName && !fitsWire(t.publicName, limit))
+      earlier.set(t.rawName, t.wireName);
   assignWireNames(
     state.extensions,
     state.unprefixed,

@@ -363,3 +363,110 @@ describe("issue 11.6 D4/D5: checkCall knows the enable_tools tool it offers", ()
     });
   });
 });
+
+describe("R14 names every model API accepts", () => {
+  const LONG_KEY = "companyinternaleverythingserverforintegrationtesting";
+
+  it("R14 a 75-character public name from an ordinary config is served as a fitting wire name, recorded in the log", () => {
+    const h = embedder();
+    h.add(LONG_KEY);
+    const [fetched] = h.run({
+      type: "RecordFetch",
+      extension: LONG_KEY,
+      startedAtVersion: h.state.version,
+      tools: [tool("get-annotated-message"), tool("echo")],
+    });
+    const [echo, long] = listTools(h.state);
+    expect(long!.publicName).toBe(`${LONG_KEY}__get-annotated-message`);
+    expect(long!.publicName.length).toBe(75);
+    expect(long!.wireName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(long!.wireName).toMatch(/__get-annotated-message_[0-9a-z]{8}$/);
+    // A name that fits is unchanged.
+    expect(echo!.wireName).toBe(`${LONG_KEY}__echo`);
+    expect(fetched).toMatchObject({
+      wireNames: [{ rawName: "get-annotated-message", wireName: long!.wireName }],
+    });
+    expect(modelView(h.state).tools.map((t) => t.name)).toEqual(
+      [long!.wireName, echo!.wireName].sort(),
+    );
+    for (const name of [long!.wireName, long!.publicName]) {
+      expect(resolveTool(h.state, name)).toMatchObject({
+        ok: true,
+        publicName: long!.publicName,
+        wireName: long!.wireName,
+        rawName: "get-annotated-message",
+      });
+    }
+  });
+
+  it("R14 names with '.' or non-ASCII letters from an unprefixed server get wire names", () => {
+    const h = embedder();
+    h.add("loose", { exposeUnprefixed: true });
+    h.fetch("loose", ["files.read", "café", "plain"]);
+    const served = modelView(h.state).tools.map((t) => t.name);
+    expect(served).toHaveLength(3);
+    expect(served).toContain("plain");
+    for (const name of served) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(served.find((n) => n.startsWith("files_read_"))).toBeDefined();
+    expect(served.find((n) => n.startsWith("caf__"))).toBeDefined();
+  });
+
+  it("R14 with an outer-prefix budget every served name leaves room for the host's prefix", () => {
+    const h = embedder();
+    h.add("github");
+    h.run({
+      type: "RecordFetch",
+      extension: "github",
+      startedAtVersion: h.state.version,
+      tools: [tool("create_issue"), tool("search_code_across_every_repository_you_can_see")],
+      outerPrefixBudget: "mcp__toolledger__".length,
+    });
+    const [create, search] = listTools(h.state);
+    expect(create!.wireName).toBe("github__create_issue");
+    expect(search!.publicName.length).toBe(55);
+    expect(search!.wireName.length).toBeLessThanOrEqual(64 - 17);
+    expect(`mcp__toolledger__${search!.wireName}`).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+
+  it("R14 the recorded wire name is what replay serves, whatever the algorithm would pick now", () => {
+    const events = [
+      { type: "ExtensionAdded", v: 1, name: "x", kind: "stdio", configFingerprint: "f" },
+      {
+        type: "ToolsFetched",
+        v: 1,
+        extension: "x",
+        startedAtVersion: 1,
+        tools: [tool("a.b")],
+        wireNames: [{ rawName: "a.b", wireName: "x__a_b_custom" }],
+      },
+    ].map((e) => {
+      const r = decodeEvent(e);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.event;
+    });
+    const state = replay(events);
+    expect(listTools(state).map((t) => t.wireName)).toEqual(["x__a_b_custom"]);
+    expect(resolveTool(state, "x__a_b_custom")).toMatchObject({ ok: true, publicName: "x__a.b" });
+  });
+
+  it("R14/D5/D9 the model enables and calls a tool by the wire name it was shown", () => {
+    const h = embedder();
+    h.run({ type: "ConfigureDeferral", mode: "lookup" });
+    h.add("loose", { exposeUnprefixed: true });
+    h.fetch("loose", ["files.read"]);
+    const [wire] = modelView(h.state).deferred;
+    expect(wire).toMatch(/^files_read_[0-9a-z]{8}$/);
+    expect(modelView(h.state).systemPrompt).toContain(`- ${wire}`);
+    const refused = checkCall(h.state, wire!);
+    expect(refused).toMatchObject({ ok: false, error: { code: "TOOL_NOT_ENABLED" } });
+    if (!refused.ok) expect(refused.error.message).toContain(JSON.stringify(wire));
+    const [, response] = h.run({ type: "EnableTools", callId: "c1", names: [wire!] });
+    expect(response).toMatchObject({ ok: true });
+    expect(modelView(h.state).tools.map((t) => t.name)).toContain(wire);
+    expect(checkCall(h.state, wire!)).toMatchObject({
+      ok: true,
+      publicName: "files.read",
+      rawName: "files.read",
+    });
+  });
+});
