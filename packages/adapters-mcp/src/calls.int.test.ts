@@ -1,4 +1,9 @@
-import { InMemoryEventStore, type ToolCallFinished, type ToolCallStarted } from "@toolledger/core";
+import {
+  InMemoryEventStore,
+  type ToolCallFinished,
+  type ToolCallStarted,
+  toolCallStats,
+} from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import { openSession, type ToolledgerSession } from "./session.js";
@@ -121,6 +126,11 @@ describe("C4 every tools/call is recorded with its outcome", () => {
     });
     expect(calls.inFlight).toEqual([]);
     expect(calls.recent.length).toBe(calls.finished);
-    expect(calls.byTool).toBeDefined();
+    expect(toolCallStats(session.state, "faulty__slow")).toMatchObject({
+      total: 2,
+      outcomes: { timeout: 1, cancelled: 1 },
+      lastOutcome: "cancelled",
+    });
+    expect(toolCallStats(session.state, "faulty__okay")).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+export { toolCallStats } from "./callStats.js";
 export { type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,
