@@ -25,6 +25,10 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.yellow("~")} ${c.from} renamed to ${c.to} (${c.extension}'s ${c.rawName})`;
     case "tools_rejected":
       return `${style.yellow("!")} ${c.extension} sent tools that were not registered: ${list(c.tools.map((t) => `${t.rawName} (${t.reason})`))}`;
+    case "wire_names":
+      return `${style.yellow("~")} served to models as (R14): ${list(c.tools.map((t) => `${t.publicName} → ${t.wireName}`))}`;
+    case "partial_fetch":
+      return `${style.yellow("!")} ${c.extension}'s tool list is partial: ${c.reason}`;
     case "collision":
       return `${style.yellow("!")} collision on ${c.publicName}: ${c.winner} wins, ${c.losers.join(", ")} lost it`;
     case "collision_resolved":

@@ -28,10 +28,11 @@ export interface StartedSession {
 export async function startHost(
   config: LoadedConfig,
   o: Output,
-  options: { store?: EventStore; now: () => Date; version?: string },
+  options: { store?: EventStore; now: () => Date; version?: string; outerPrefixBudget?: number },
 ): Promise<StartedHost> {
   const host = await openHost({
     ...(options.store ? { store: options.store } : {}),
+    ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
     ...callTimeout(config),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),

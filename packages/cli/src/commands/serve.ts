@@ -5,6 +5,7 @@ import {
   serveGatewayHttp,
   serveGatewayStdio,
 } from "@toolledger/adapters-mcp";
+import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { usageError } from "../cliError.js";
 import {
   booleanOption,
@@ -49,11 +50,30 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
+  const namePrefix = stringOption(parsed, "name-prefix");
+  // R14: the client's own prefix (or its length) is the room wire names leave.
+  const outerPrefixBudget =
+    namePrefix === undefined
+      ? 0
+      : /^\d+$/.test(namePrefix)
+        ? Number(namePrefix)
+        : namePrefix.length;
+  if (outerPrefixBudget > MAX_WIRE_NAME_LENGTH - MIN_WIRE_NAME_LENGTH) {
+    throw usageError(
+      `serve: --name-prefix ${JSON.stringify(namePrefix)} takes ${outerPrefixBudget} of the ${MAX_WIRE_NAME_LENGTH} characters model APIs accept for a tool name; at most ${MAX_WIRE_NAME_LENGTH - MIN_WIRE_NAME_LENGTH} can be reserved`,
+      "serve",
+    );
+  }
   const store = openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
-    started = await startHost(config, o, { store, now: deps.now, version: deps.version });
+    started = await startHost(config, o, {
+      store,
+      now: deps.now,
+      version: deps.version,
+      ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
+    });
     const { host } = started;
     const tools = host.listTools().length;
     const connected = host.extensions().filter((e) => e.status === "connected").length;

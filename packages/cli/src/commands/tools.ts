@@ -32,6 +32,8 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   if (extension !== undefined) filter.extension = extension;
   if (exclude !== undefined) filter.exclude = exclude;
   if (booleanOption(parsed, "include-hidden")) filter.includeHidden = true;
+  // R8/R10: diagnostics naming hidden extensions only with --include-hidden.
+  const diagnosticOptions = { includeHidden: filter.includeHidden === true };
 
   const { session, failures } = await startSession(config, deferral, o, { now: deps.now });
   try {
@@ -42,21 +44,25 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       inputSchema: t.raw.inputSchema,
     }));
     if (booleanOption(parsed, "json")) {
-      o.json({ deferral, tools, diagnostics: diagnostics(state) });
+      o.json({ deferral, tools, diagnostics: diagnostics(state, diagnosticOptions) });
     } else if (tools.length === 0) {
       o.note(
         `no tools${extension !== undefined ? ` from extension ${JSON.stringify(extension)}` : ""}`,
       );
     } else {
       const lookup = deferral.mode === "lookup";
+      // R14: the name models are served, shown when any tool has one that differs.
+      const renamed = tools.some((t) => t.wireName !== undefined);
       const rows = tools.map((t) => [
         t.name,
+        ...(renamed ? [t.wireName ?? t.name] : []),
         t.extension,
         ...(lookup || filter.includeHidden ? [classLabel(t.class, t.reason, o.out)] : []),
         oneLine(t.description, 60),
       ]);
       const header = [
         "TOOL",
+        ...(renamed ? ["SERVED AS"] : []),
         "EXTENSION",
         ...(lookup || filter.includeHidden ? ["CLASS"] : []),
         "DESCRIPTION",
@@ -65,7 +71,8 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       o.note(`${tools.length} tool(s); deferral ${deferral.mode}`);
     }
     if (!booleanOption(parsed, "json"))
-      for (const d of diagnostics(state)) o.note(`${o.err.yellow("!")} ${d.message}`);
+      for (const d of diagnostics(state, diagnosticOptions))
+        o.note(`${o.err.yellow("!")} ${d.message}`);
   } finally {
     await session.close();
   }
