@@ -12,6 +12,8 @@ export {
   type CallToolOutcome,
   Conversation,
   type ConversationOptions,
+  type EnableDecision,
+  type EnableRequest,
   type EnableToolsOutcome,
   newConversationId,
   openConversation,
