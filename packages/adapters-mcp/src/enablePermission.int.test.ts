@@ -1,7 +1,7 @@
 import type { ToolledgerEvent } from "@toolledger/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import type { EnableRequest } from "./conversation.js";
+import type { ConversationOptions, EnableRequest } from "./conversation.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 // Issue 11.3 (D5): a host whose permission layer sits between the model's enable_tools
@@ -12,15 +12,7 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
-async function session(
-  authorizeEnable?: Parameters<typeof openSession>[0] extends infer O
-    ? O extends { conversation?: infer C }
-      ? C extends { authorizeEnable?: infer A }
-        ? A
-        : never
-      : never
-    : never,
-) {
+async function session(authorizeEnable?: ConversationOptions["authorizeEnable"]) {
   const s = await openSession({
     conversation: {
       deferral: { mode: "lookup" },
