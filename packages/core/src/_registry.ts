@@ -123,7 +123,7 @@ export function sortedTools(ext: ExtensionState): readonly RegisteredTool[] {
 const BUILTIN_NAME = "enable_tools";
 
 /**
- * R14: gives each tool of one fetch (fresh objects, in the server's order) its wire name.
+ * R14: the wire name of each tool of one fetch (in the server's order).
  * A name in `preferred` (by raw name: the event's record, or the decider's earlier choice)
  * is used when it is a valid wire name and free; otherwise a public name that fits `limit`
  * stays as it is; otherwise a name is derived, re-hashed past any name already taken. A
@@ -135,10 +135,10 @@ export function assignWireNames(
   unprefixed: readonly string[],
   wireIndex: HashDict<string>,
   ext: Pick<ExtensionState, "key" | "exposeUnprefixed">,
-  tools: RegisteredTool[],
+  tools: readonly RegisteredTool[],
   preferred: ReadonlyMap<string, string> | null,
   limit: number,
-): void {
+): string[] {
   // Names that already fit are claimed first: they stay unchanged unless taken elsewhere.
   const local = new Map<string, string>();
   for (const t of tools) if (fitsWire(t.publicName)) local.set(t.publicName, t.publicName);
@@ -148,6 +148,7 @@ export function assignWireNames(
     (wire === publicName || ownersOf(extensions, unprefixed, wire).length === 0) &&
     (wire !== BUILTIN_NAME || publicName === BUILTIN_NAME);
   const key = ext.exposeUnprefixed ? null : ext.key;
+  const wires: string[] = [];
   for (const t of tools) {
     const wanted = preferred?.get(t.rawName);
     let wire: string | undefined;
@@ -158,9 +159,10 @@ export function assignWireNames(
       const candidate = deriveWireName(t.publicName, key, limit, attempt);
       if (free(candidate, t.publicName)) wire = candidate;
     }
-    t.wireName = wire;
+    wires.push(wire);
     local.set(wire, t.publicName);
   }
+  return wires;
 }
 
 /** Whether any tool of the list is served under a name other than its public name. */

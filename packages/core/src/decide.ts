@@ -444,7 +444,7 @@ function decideWireNames(
   for (const t of ext.tools)
     if (t.wireName !== t.publicName && !fitsWire(t.publicName, limit))
       earlier.set(t.rawName, t.wireName);
-  assignWireNames(
+  const wires = assignWireNames(
     state.extensions,
     state.unprefixed,
     state.wireNames,
@@ -453,9 +453,9 @@ function decideWireNames(
     earlier,
     limit,
   );
-  return registered
-    .filter((t) => t.wireName !== t.publicName)
-    .map((t) => ({ rawName: t.rawName, wireName: t.wireName }));
+  return registered.flatMap((t, i) =>
+    wires[i] === t.publicName ? [] : [{ rawName: t.rawName, wireName: wires[i]! }],
+  );
 }
 
 /** The tools a fetch would register (R9 filters), with their public names. */

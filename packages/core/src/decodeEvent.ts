@@ -91,6 +91,9 @@ export function decodeCommonEvent(raw: Record<string, unknown>): ToolledgerEvent
   if (raw.type === "ToolsFetched") return decodeToolsFetched(raw);
   if (raw.type !== "ToolsInvalidated") return undefined;
   const { extension, at } = raw;
+  // Already the schema's output (the usual line of a log): the parsed object itself, no copy.
+  if (typeof at === "string" && typeof extension === "string" && hasKeys(raw, INVALIDATED_KEYS))
+    return raw as ToolledgerEvent;
   if (typeof extension !== "string") {
     // R11: the host's own invalidate has no extension.
     if ("extension" in raw) return undefined;
@@ -138,6 +141,8 @@ function decodeToolsFetched(raw: Record<string, unknown>): ToolledgerEvent | und
   if (complete !== undefined && typeof complete !== "boolean") return undefined;
   if (reason !== undefined && typeof reason !== "string") return undefined;
   if (wireNames !== undefined && !isWireNameList(wireNames)) return undefined;
+  // Keys already in the schema's order: the parsed object is the schema's output.
+  if (inSchemaOrder(raw)) return raw as ToolledgerEvent;
   const event: Record<string, unknown> = { type: "ToolsFetched", v: EVENT_SCHEMA_VERSION };
   if (at !== undefined) event.at = at;
   event.extension = extension;
@@ -186,6 +191,27 @@ function isWireNameList(value: unknown): boolean {
     if (keys.length !== 2 || keys[0] !== "rawName" || keys[1] !== "wireName") return false;
     const { rawName, wireName } = item as Record<string, unknown>;
     if (typeof rawName !== "string" || typeof wireName !== "string") return false;
+  }
+  return true;
+}
+
+const INVALIDATED_KEYS = ["type", "v", "at", "extension"] as const;
+const FETCH_ORDER: ReadonlyMap<string, number> = new Map([...FETCH_KEYS].map((k, i) => [k, i]));
+
+/** Exactly these own keys, in this order. */
+function hasKeys(raw: Record<string, unknown>, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in raw) if (key !== keys[i++]) return false;
+  return i === keys.length;
+}
+
+/** The (known, checked) top-level keys of a ToolsFetched appear in the schema's order. */
+function inSchemaOrder(raw: Record<string, unknown>): boolean {
+  let last = -1;
+  for (const key in raw) {
+    const at = FETCH_ORDER.get(key)!;
+    if (at < last) return false;
+    last = at;
   }
   return true;
 }

@@ -1,5 +1,6 @@
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
 import { assignWireNames, hasRenamed, updateCollisions, updateWireIndex } from "./_registry.js";
+import { sameJson } from "./_sameJson.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
@@ -144,13 +145,29 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
   // R3; an extension key is always wire-safe (R1), so only the raw name needs checking (R14).
   const prefix = ext.exposeUnprefixed ? "" : `${key}__`;
-  const tools: RegisteredTool[] = [];
+  // The registered tools, or those before a failed fetch emptied the extension.
+  const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext) ?? ext.tools);
+  let byName: Map<string, RegisteredTool> | null = null;
+  let tools: RegisteredTool[] = [];
   const seen = new Set<string>();
-  const rejected: RejectedTool[] = [];
+  let rejected: RejectedTool[] = [];
   let allFit = true;
   for (const raw of e.tools) {
     const rawName = raw.name;
     if (allowed && !allowed.has(rawName)) continue;
+    // A tool listed again unchanged keeps its registered object (checked, named, in the old
+    // generation already): the refetch's copy dies young. Most refetches change nothing.
+    let old: RegisteredTool | undefined = previous[tools.length];
+    if (old?.rawName !== rawName) {
+      byName ??= new Map(previous.map((t) => [t.rawName, t]));
+      old = byName.get(rawName);
+    }
+    if (old !== undefined && !seen.has(rawName) && sameJson(old.raw, raw)) {
+      seen.add(rawName);
+      if (old.wireName !== old.publicName) allFit = false;
+      tools.push(old);
+      continue;
+    }
     // Issue 10.3: one malformed tool in a served list makes SDK clients reject the whole list.
     if (!isMcpToolDefinition(raw)) {
       rejected.push({
@@ -182,7 +199,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   if (!allFit || e.wireNames !== undefined || state.wireNames.size > 0) {
     const recorded =
       e.wireNames === undefined ? null : new Map(e.wireNames.map((w) => [w.rawName, w.wireName]));
-    assignWireNames(
+    const wires = assignWireNames(
       state.extensions,
       state.unprefixed,
       state.wireNames,
@@ -191,7 +208,13 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       recorded,
       MAX_WIRE_NAME_LENGTH,
     );
+    // Registered objects are shared with earlier states: a changed name makes a new one.
+    tools = tools.map((t, i) => (t.wireName === wires[i] ? t : { ...t, wireName: wires[i]! }));
   }
+  // The same tools as before keep the same list, so its sorted view and index stay cached.
+  if (tools.length === previous.length && tools.every((t, i) => t === previous[i]))
+    tools = previous as RegisteredTool[];
+  if (rejected.length === 0 && ext.rejected.length === 0) rejected = ext.rejected as RejectedTool[];
   const next: ExtensionState = {
     ...ext,
     // R9: a partial fetch registers what was gathered and says why it stopped.
@@ -217,7 +240,20 @@ function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
     tools: [],
     rejected: [],
   };
+  remember(ext, next);
   return replaceExtension(state, key, ext, next, state.version);
+}
+
+/**
+ * The tools an extension registered before a failed fetch emptied it, so the fetch that
+ * recovers it can keep their objects (see toolsFetched). A cache beside the state, keyed by
+ * the immutable extension object: a state read back from JSON only loses the reuse.
+ */
+const lastRegistered = new WeakMap<ExtensionState, readonly RegisteredTool[]>();
+
+function remember(before: ExtensionState, after: ExtensionState): void {
+  const tools = before.tools.length > 0 ? before.tools : lastRegistered.get(before);
+  if (tools) lastRegistered.set(after, tools);
 }
 
 function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number): State {
@@ -226,6 +262,7 @@ function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number)
     staleFetches: ext.staleFetches + 1,
     lastStaleFetch: { startedAtVersion, version: state.version },
   };
+  if (ext.tools.length === 0) remember(ext, next);
   return update(state, { extensions: hset(state.extensions, ext.key, next) });
 }
 
