@@ -483,3 +483,40 @@ describe("keys that look like Object.prototype members", () => {
     expect(JSON.parse(JSON.stringify(h.state))).toEqual(h.state);
   });
 });
+
+describe("R9 refetches keep what did not change (cost, not behaviour)", () => {
+  it("R9 a refetch that lists the same tools keeps their registered objects and the same list", () => {
+    const h = host();
+    h.add("github");
+    h.fetch("github", ["a", "b"]);
+    const before = getExtension(h.state, "github")!.tools;
+    h.run({ type: "InvalidateTools", extension: "github" });
+    h.fetch("github", ["a", "b"]);
+    expect(getExtension(h.state, "github")!.tools).toBe(before);
+    h.run({ type: "InvalidateTools", extension: "github" });
+    h.fetch("github", ["a", tool("b", { description: "changed" }), "c"]);
+    const after = getExtension(h.state, "github")!.tools;
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(after[1]!.raw.description).toBe("changed");
+    expect(after.map((t) => t.publicName)).toEqual(["github__a", "github__b", "github__c"]);
+  });
+
+  it("R9 a failed fetch still empties the extension; the recovering fetch registers the same tools again", () => {
+    const h = host();
+    h.add("github");
+    h.fetch("github", ["a", "b"]);
+    const before = getExtension(h.state, "github")!.tools;
+    h.run({
+      type: "RecordFetchFailure",
+      extension: "github",
+      startedAtVersion: h.state.version,
+      error: "crashed",
+    });
+    expect(listTools(h.state)).toEqual([]);
+    h.run({ type: "InvalidateTools", extension: "github" });
+    h.fetch("github", ["a", "b"]);
+    expect(listTools(h.state).map((t) => t.publicName)).toEqual(["github__a", "github__b"]);
+    expect(getExtension(h.state, "github")!.tools).toBe(before);
+  });
+});
