@@ -1,7 +1,9 @@
 /**
  * Whether two JSON values are equal (object key order aside). Used to keep the objects of an
  * earlier fetch when a refetch lists the same tool again: the new copy then dies young
- * instead of replacing an old one in the old generation.
+ * instead of replacing an old one in the old generation. Runs on every tool of a refetch,
+ * so it reads keys with `for…in` and plain property reads (parsed JSON has no inherited
+ * enumerable keys; an inherited read can only make it answer "different").
  */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -16,10 +18,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const y = b as Record<string, unknown>;
   let count = 0;
   for (const key in x) {
-    if (!Object.hasOwn(x, key)) continue;
     count++;
-    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    const v = y[key];
+    // A key missing from `y` reads as undefined there; JSON values are never undefined.
+    if (v === undefined || !sameJson(x[key], v)) return false;
   }
-  for (const key in y) if (Object.hasOwn(y, key)) count--;
+  for (const _ in y) count--;
   return count === 0;
 }
