@@ -30,6 +30,7 @@ import {
   type CallSummary,
   DIAGNOSTIC_HISTORY_LIMIT,
   type ExtensionState,
+  type FetchStatus,
   IN_FLIGHT_LIMIT,
   NO_CALL_OUTCOMES,
   type RegisteredTool,
@@ -177,7 +178,9 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext) ?? ext.tools);
   let byName: Map<string, RegisteredTool> | null = null;
   let tools: RegisteredTool[] = [];
-  const seen = new Set<string>();
+  // Names registered so far, kept only once the list leaves the previous one's order (until
+  // then they are the previous list's first names, distinct by construction).
+  let seen: Set<string> | null = null;
   let rejected: RejectedTool[] = [];
   let allFit = true;
   for (const raw of e.tools) {
@@ -185,11 +188,15 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     if (allowed && !allowed.has(rawName)) continue;
     // A tool listed again unchanged keeps its registered object (checked, named, in the old
     // generation already): the refetch's copy dies young. Most refetches change nothing.
-    let old: RegisteredTool | undefined = previous[tools.length];
-    if (old?.rawName !== rawName) {
-      byName ??= new Map(previous.map((t) => [t.rawName, t]));
-      old = byName.get(rawName);
+    const next: RegisteredTool | undefined = previous[tools.length];
+    if (seen === null && next?.rawName === rawName && sameJson(next.raw, raw)) {
+      if (next.wireName !== next.publicName) allFit = false;
+      tools.push(next);
+      continue;
     }
+    if (seen === null) seen = new Set(tools.map((t) => t.rawName));
+    byName ??= new Map(previous.map((t) => [t.rawName, t]));
+    const old = byName.get(rawName);
     if (old !== undefined && !seen.has(rawName) && sameJson(old.raw, raw)) {
       seen.add(rawName);
       if (old.wireName !== old.publicName) allFit = false;
@@ -240,19 +247,14 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     tools = tools.map((t, i) => (t.wireName === wires[i] ? t : { ...t, wireName: wires[i]! }));
   }
   // The same tools as before keep the same list, so its sorted view and index stay cached.
-  if (tools.length === previous.length && tools.every((t, i) => t === previous[i]))
-    tools = previous as RegisteredTool[];
+  if (seen === null && tools.length === previous.length) tools = previous as RegisteredTool[];
   if (rejected.length === 0 && ext.rejected.length === 0) rejected = ext.rejected as RejectedTool[];
-  const next: ExtensionState = {
-    ...ext,
-    // R9: a partial fetch registers what was gathered and says why it stopped.
-    fetch:
-      e.complete === false
-        ? { status: "partial", version: e.startedAtVersion, error: e.reason ?? "" }
-        : { status: "ok", version: e.startedAtVersion, error: null },
-    tools,
-    rejected,
-  };
+  // R9: a partial fetch registers what was gathered and says why it stopped.
+  const fetch: FetchStatus =
+    e.complete === false
+      ? { status: "partial", version: e.startedAtVersion, error: e.reason ?? "" }
+      : { status: "ok", version: e.startedAtVersion, error: null };
+  const next = withFetch(ext, fetch, tools, rejected);
   return replaceExtension(state, key, ext, next, state.version);
 }
 
@@ -262,12 +264,12 @@ function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
   const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
-  const next: ExtensionState = {
-    ...ext,
-    fetch: { status: "failed", version: e.startedAtVersion, error: e.error },
-    tools: [],
-    rejected: [],
-  };
+  const next = withFetch(
+    ext,
+    { status: "failed", version: e.startedAtVersion, error: e.error },
+    [],
+    [],
+  );
   remember(ext, next);
   return replaceExtension(state, key, ext, next, state.version);
 }
@@ -282,6 +284,32 @@ const lastRegistered = new WeakMap<ExtensionState, readonly RegisteredTool[]>();
 function remember(before: ExtensionState, after: ExtensionState): void {
   const tools = before.tools.length > 0 ? before.tools : lastRegistered.get(before);
   if (tools) lastRegistered.set(after, tools);
+}
+
+/**
+ * The extension after a fetch, written out field by field: a spread that then redefines
+ * keys takes V8's slow path, and this runs for every fetch.
+ */
+function withFetch(
+  ext: ExtensionState,
+  fetch: FetchStatus,
+  tools: readonly RegisteredTool[],
+  rejected: readonly RejectedTool[],
+): ExtensionState {
+  return {
+    key: ext.key,
+    name: ext.name,
+    kind: ext.kind,
+    exposeUnprefixed: ext.exposeUnprefixed,
+    hidden: ext.hidden,
+    availableTools: ext.availableTools,
+    configFingerprint: ext.configFingerprint,
+    fetch,
+    tools,
+    rejected,
+    staleFetches: ext.staleFetches,
+    lastStaleFetch: ext.lastStaleFetch,
+  };
 }
 
 function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number): State {
