@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -10,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AdapterError } from "./adapterError.js";
-import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
+import { describeConfig, type ExtensionConfig, secretValues } from "./extensionConfig.js";
 
 export interface ConnectOptions {
   /** How long starting the server and the MCP handshake may take. Default 30 s. */
@@ -68,19 +69,24 @@ export class ExtensionConnection {
     config: ExtensionConfig,
     options: ConnectOptions = {},
   ): Promise<ExtensionConnection> {
+    const requestInit =
+      config.type !== "stdio" && config.headers ? { headers: config.headers } : undefined;
     const transport =
       config.type === "stdio"
         ? new StdioClientTransport({
             command: config.command,
             ...(config.args ? { args: config.args } : {}),
-            ...(config.env ? { env: config.env } : {}),
+            // The SDK adds its safe subset of this process's environment underneath.
+            ...(config.env || config.baseEnv ? { env: { ...config.baseEnv, ...config.env } } : {}),
             ...(config.cwd ? { cwd: config.cwd } : {}),
             stderr: "pipe",
           })
-        : new StreamableHTTPClientTransport(
-            new URL(config.url),
-            config.headers ? { requestInit: { headers: config.headers } } : {},
-          );
+        : config.type === "sse"
+          ? new SSEClientTransport(new URL(config.url), requestInit ? { requestInit } : {})
+          : new StreamableHTTPClientTransport(
+              new URL(config.url),
+              requestInit ? { requestInit } : {},
+            );
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
       capabilities: {},
     });
@@ -101,7 +107,9 @@ export class ExtensionConnection {
     }
     client.onclose = () => connection.#handleClose();
     try {
-      await client.connect(transport, { timeout: options.connectTimeoutMs ?? 30_000 });
+      await client.connect(transport, {
+        timeout: config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000,
+      });
     } catch (error) {
       connection.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
@@ -266,11 +274,9 @@ export class ExtensionConnection {
 
   /** Env and header values never leave the adapter, even when a server prints them. */
   #redact(text: string): string {
-    const secrets = Object.values(
-      (this.config.type === "stdio" ? this.config.env : this.config.headers) ?? {},
-    );
     let out = text;
-    for (const secret of secrets)
+    // Longest first, so a secret that contains another is redacted whole.
+    for (const secret of secretValues(this.config).sort((a, b) => b.length - a.length))
       if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
     return out;
   }

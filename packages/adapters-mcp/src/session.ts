@@ -432,7 +432,8 @@ export class ToolledgerSession {
         `tool ${check.publicName} belongs to extension ${JSON.stringify(check.extension)}, which is not connected${reason ? ` (${reason})` : ""}; reconnect it`,
       );
     }
-    const timeoutMs = options.timeoutMs ?? this.#options.callTimeoutMs;
+    const timeoutMs =
+      options.timeoutMs ?? connection.config.callTimeoutMs ?? this.#options.callTimeoutMs;
     try {
       const result = await connection.callTool(check.rawName, args, {
         timeoutMs,

@@ -13,7 +13,7 @@ export async function liveLog(
   command: string,
 ): Promise<LoadedLog> {
   const { config, deferral } = loadServerSetup(flags, deps, command);
-  const { session } = await startSession(config, deferral, o, { now: deps.now });
+  const { session } = await startSession(config, deferral, o, { now: deps.now, env: deps.env });
   try {
     const stored = await session.store.readStream(session.streamId);
     const entries: LogEntry[] = stored.map((e) => ({

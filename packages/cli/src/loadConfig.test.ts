@@ -113,7 +113,7 @@ describe("goose config.yaml", () => {
       args: ["stdio"],
       env: { GITHUB_TOKEN: "secret" },
       availableTools: ["create_issue"],
-      timeoutSeconds: 300,
+      callTimeoutSeconds: 300,
       source: { file: "/g/config.yaml", line: 8 },
     });
     expect(config.servers.find((s) => s.name === "remote")).toMatchObject({
@@ -131,7 +131,7 @@ describe("goose config.yaml", () => {
     );
     const lines = e.message.split("\n").slice(1);
     expect(lines[0]).toBe(
-      '/g/config.yaml:3:11: extensions.a.type: must be one of "stdio", "streamable_http", "builtin", "platform"',
+      '/g/config.yaml:3:11: extensions.a.type: must be one of "stdio", "streamable_http", "sse", "builtin", "platform", "frontend", "inline_python"',
     );
     expect(lines[1]).toMatch(
       /^\/g\/config\.yaml:5:\d+: extensions\.b\.cmd: a stdio extension needs "cmd"/,
@@ -144,9 +144,11 @@ describe("goose config.yaml", () => {
     expect(e.kind).toBe("badInput");
   });
 
-  test("a file in neither format says which two formats are read", () => {
+  test("a file in no known format says which formats are read", () => {
     const e = failure("/g/other.yaml", "foo: 1\n");
-    expect(e.message).toContain('no "mcpServers" object and no "extensions" map');
+    expect(e.message).toContain(
+      'no "mcpServers" object, no "servers" object and no "extensions" map',
+    );
   });
 });
 

@@ -19,15 +19,17 @@ export async function startSession(
   config: LoadedConfig,
   deferral: DeferralConfig,
   o: Output,
-  options: { store?: EventStore; streamId?: string; now: () => Date },
+  options: {
+    store?: EventStore;
+    streamId?: string;
+    now: () => Date;
+    env: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<StartedSession> {
-  const timeouts = config.servers.flatMap((s) =>
-    s.timeoutSeconds === undefined ? [] : [s.timeoutSeconds * 1000],
-  );
+  for (const warning of config.warnings) o.note(`${o.err.yellow("warning:")} ${warning}`);
   const session = await openSession({
     ...(options.store ? { store: options.store } : {}),
     ...(options.streamId ? { streamId: options.streamId } : {}),
-    ...(timeouts.length > 0 ? { callTimeoutMs: Math.max(...timeouts) } : {}),
     now: options.now,
   });
   session.errors$.subscribe((error) =>
@@ -35,18 +37,23 @@ export async function startSession(
   );
   await session.configureDeferral(deferral.mode, [...deferral.alwaysLoad]);
   const configs = [];
+  const failures: StartedSession["failures"] = [];
   for (const server of config.servers) {
     if (!server.enabled) continue;
-    const ext = toExtensionConfig(server);
+    const ext = toExtensionConfig(server, options.env);
     if (ext === null) {
       o.note(
         `${o.err.dim("skipped:")} ${server.name} (${config.file}:${server.source.line}) is a goose ${server.kind} extension; it lives inside goose and has no server to start`,
       );
       continue;
     }
+    if (server.problem !== undefined) {
+      failures.push({ name: server.name, message: server.problem });
+      o.note(`${o.err.red("error:")} ${server.problem}`);
+      continue;
+    }
     configs.push(ext);
   }
-  const failures: StartedSession["failures"] = [];
   for (const result of await session.addExtensions(configs)) {
     if (result.error) {
       failures.push({ name: result.name, message: result.error.message });

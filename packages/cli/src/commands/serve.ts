@@ -40,7 +40,12 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   let gateway: Gateway | undefined;
   let started: Awaited<ReturnType<typeof startSession>> | undefined;
   try {
-    started = await startSession(config, deferral, o, { store, streamId, now: deps.now });
+    started = await startSession(config, deferral, o, {
+      store,
+      streamId,
+      now: deps.now,
+      env: deps.env,
+    });
     const { session } = started;
     const tools = session.listTools().length;
     const connected = session.extensions().filter((e) => e.status === "connected").length;

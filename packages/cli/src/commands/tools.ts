@@ -33,7 +33,10 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   if (exclude !== undefined) filter.exclude = exclude;
   if (booleanOption(parsed, "include-hidden")) filter.includeHidden = true;
 
-  const { session, failures } = await startSession(config, deferral, o, { now: deps.now });
+  const { session, failures } = await startSession(config, deferral, o, {
+    now: deps.now,
+    env: deps.env,
+  });
   try {
     const state = session.state;
     const tools = listTools(state, filter).map((t) => ({
