@@ -48,9 +48,9 @@ export interface RunningHttpServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the shipped streamable-HTTP test server on a free loopback port. */
-export async function startHttpServer(): Promise<RunningHttpServer> {
-  const child = spawn(process.execPath, [serverScriptPath("http"), "--port", "0"], {
+/** Starts the shipped streamable-HTTP (or legacy SSE) test server on a free loopback port. */
+export async function startHttpServer(server: "http" | "sse" = "http"): Promise<RunningHttpServer> {
+  const child = spawn(process.execPath, [serverScriptPath(server), "--port", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -60,7 +60,7 @@ export async function startHttpServer(): Promise<RunningHttpServer> {
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(
-      () => reject(new Error(`http test server did not start within 10 s; stderr: ${stderr}`)),
+      () => reject(new Error(`${server} test server did not start within 10 s; stderr: ${stderr}`)),
       10_000,
     );
     child.stdout.on("data", (c: Buffer) => {
@@ -72,13 +72,13 @@ export async function startHttpServer(): Promise<RunningHttpServer> {
       }
     });
     child.once("exit", (code) =>
-      reject(new Error(`http test server exited with ${code}; stderr: ${stderr}`)),
+      reject(new Error(`${server} test server exited with ${code}; stderr: ${stderr}`)),
     );
   });
   return {
     url,
     config: (name, headers) => ({
-      type: "streamable_http",
+      type: server === "sse" ? "sse" : "streamable_http",
       name,
       url,
       ...(headers ? { headers } : {}),

@@ -106,18 +106,21 @@ export class ExtensionConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
     }
     client.onclose = () => connection.#handleClose();
+    const startTimeoutMs = config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
     try {
-      await client.connect(transport, {
-        timeout: config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000,
-      });
+      await client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
       connection.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
+      const why =
+        error instanceof McpError && error.code === ErrorCode.RequestTimeout
+          ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
+          : messageOf(error);
       throw new AdapterError(
         "START_FAILED",
         connection.#redact(
-          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${messageOf(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${why}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
         ),
         { cause: error },
       );
