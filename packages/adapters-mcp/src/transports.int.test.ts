@@ -1,3 +1,4 @@
+import { getExtension } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningHttpServer, shipped, startHttpServer } from "./_fixtures.js";
 import { AdapterError } from "./adapterError.js";
@@ -32,7 +33,7 @@ describe('a legacy HTTP+SSE server (goose `sse`, Cursor `"type": "sse"`)', () =>
     ]);
     expect(text(await session.callTool("legacy__echo", { value: "hi" }))).toBe("sse echo:hi");
     expect(text(await session.callTool("legacy__check_header"))).toBe("x-api-key present");
-    expect(session.state.extensions.legacy?.kind).toBe("sse");
+    expect(getExtension(session.state, "legacy")?.kind).toBe("sse");
   });
 
   it("an SSE URL that answers nothing is START_FAILED naming the URL", async () => {
@@ -74,14 +75,15 @@ describe("what a stdio server inherits (baseEnv) and what it is told (env)", () 
   });
 
   it("baseEnv is not part of the fingerprint: a changed environment does not replace the server (R6)", async () => {
-    const before = session.state.extensions.inherits?.configFingerprint;
+    const before = getExtension(session.state, "inherits")?.configFingerprint;
+    expect(before).toMatch(/^sha256:/);
     await session.addExtensions([
       shipped("inherits", "environment", [], {
         baseEnv: { OTHER: "environment" },
         env: { SHADOWED: "env wins" },
       }),
     ]);
-    expect(session.state.extensions.inherits?.configFingerprint).toBe(before);
+    expect(getExtension(session.state, "inherits")?.configFingerprint).toBe(before);
   });
 });
 
