@@ -172,7 +172,7 @@ describe("finding the config file", () => {
   });
 
   test("a missing file is not-found", () => {
-    expect(() => loadConfig("/definitely/missing.json")).toThrow(
+    expect(() => loadConfig("/definitely/missing.json", ctx())).toThrow(
       expect.objectContaining({ kind: "notFound" }),
     );
   });
