@@ -1,3 +1,4 @@
+export { isLoopbackHost, MIN_TOKEN_LENGTH } from "./_httpHost.js";
 export { AdapterError, type AdapterErrorCode } from "./adapterError.js";
 export {
   configFingerprint,
