@@ -131,7 +131,7 @@ describe("secrets expanded into the command line", () => {
       expect(describeConfig(config)).not.toContain(ARG_SECRET);
       const [result] = await session.addExtensions([config]);
       expect(result?.error?.code).toBe("START_FAILED");
-      const events = JSON.stringify(await session.store.readStream(session.streamId));
+      const events = JSON.stringify(await session.store.readStream(session.host.streamId));
       for (const text of [result?.error?.message ?? "", events]) {
         expect(text).toContain("[redacted]");
         expect(text).not.toContain(ARG_SECRET);
