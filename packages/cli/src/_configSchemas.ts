@@ -128,6 +128,8 @@ export const FileSettingsSchema = z
     timeout: seconds.optional(),
     start_timeout: seconds.optional(),
     inherit_env: z.boolean().optional(),
+    /** What `${workspaceFolder}` means (install writes it when it moves a project's servers). */
+    workspace_folder: z.string().min(1).optional(),
   })
   .optional();
-export const FILE_SETTING_NAMES = ["timeout", "start_timeout", "inherit_env"];
+export const FILE_SETTING_NAMES = ["timeout", "start_timeout", "inherit_env", "workspace_folder"];

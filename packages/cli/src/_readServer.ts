@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   GOOSE_ONLY_KEYS,
   type GooseExtension,
@@ -36,6 +36,8 @@ export type RawServer = {
 );
 
 export interface ReadContext {
+  /** Variables stay unexpanded and env_keys unresolved (checking a file for another environment). */
+  structureOnly: boolean;
   file: string;
   at: {
     value: (path: readonly PropertyKey[]) => { line: number; col: number };
@@ -79,6 +81,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   // A disabled server is not started: its variables need not be set.
   const enabled = entry.enabled ?? !(entry.disabled ?? false);
   const expand = (value: string, field: readonly PropertyKey[]): string => {
+    if (context.structureOnly) return value;
     const result = expandVariables(value, context.scope);
     if (!result.ok) {
       if (!enabled) return value;
@@ -134,13 +137,19 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   const command = rawCommand === undefined ? undefined : expand(rawCommand, [commandField]);
   const args = entry.args.map((arg, i) => expand(arg, ["args", i]));
   const url = rawUrl === undefined ? undefined : expand(rawUrl, [urlField]);
-  if (url !== undefined && !inHost && !isHttpUrl(url))
+  if (
+    url !== undefined &&
+    !inHost &&
+    !isHttpUrl(url) &&
+    !(context.structureOnly && url.includes("${"))
+  )
     issue([urlField], "must be an http:// or https:// URL");
   const cwd = entry.cwd === undefined ? undefined : expand(entry.cwd, ["cwd"]);
   const headers = expandMap(entry.headers, "headers");
   const env: Record<string, string> = {};
-  if (entry.envFile !== undefined) {
-    const envFile = resolve(dirname(context.file), expand(entry.envFile, ["envFile"]));
+  if (entry.envFile !== undefined && !context.structureOnly) {
+    // Relative to the workspace folder, as VS Code reads it.
+    const envFile = resolve(context.scope.workspaceFolder, expand(entry.envFile, ["envFile"]));
     Object.assign(
       env,
       readEnvFile(envFile, (message) => issue(["envFile"], message)),
@@ -151,7 +160,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   // goose: env_keys come from its secret store (the environment first); the entry's own env wins.
   let problem: string | undefined;
   for (const key of entry.env_keys) {
-    if (key in env) continue;
+    if (key in env || context.structureOnly) continue;
     const value = context.scope.env[key] ?? context.secretsFile[key];
     if (value !== undefined) {
       env[key] = value;

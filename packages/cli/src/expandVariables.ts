@@ -2,7 +2,7 @@
 export interface VariableScope {
   env: Readonly<Record<string, string | undefined>>;
   home: string;
-  /** `${workspaceFolder}`: the folder holding `.vscode/` or `.cursor/`, else the working directory. */
+  /** `${workspaceFolder}`: the folder holding `.vscode/` or `.cursor/`, else the config file's folder. */
   workspaceFolder: string;
 }
 

@@ -13,6 +13,7 @@ import {
   VsCodeFileSchema,
 } from "./_configSchemas.js";
 import { type ConfigIssue, type RawServer, readServer } from "./_readServer.js";
+import { blankJsonComments } from "./blankJsonComments.js";
 import { CliError } from "./cliError.js";
 import type { VariableScope } from "./expandVariables.js";
 import type { HostConvention, LoadedConfig, ServerConfig } from "./serverConfig.js";
@@ -24,6 +25,8 @@ export interface ConfigContext {
   env: Readonly<Record<string, string | undefined>>;
   home: string;
   cwd: string;
+  /** Check the file's structure only: `${…}` stays as written and `env_keys` are not looked up. */
+  structureOnly?: boolean;
 }
 
 /** The config file to read: `--config`, else `$TOOLLEDGER_CONFIG`, else goose's own config when it exists. */
@@ -221,7 +224,7 @@ function finish(
   const scope: VariableScope = {
     env: context.env,
     home: context.home,
-    workspaceFolder: workspaceFolder(file, context.cwd),
+    workspaceFolder: settings?.workspace_folder ?? workspaceFolder(file),
   };
   const defaults = {
     inheritEnv: settings?.inherit_env ?? host !== "claude-desktop",
@@ -234,6 +237,7 @@ function finish(
   const read: { server: ServerConfig; path: readonly PropertyKey[] }[] = [];
   for (const entry of raw) {
     const server = readServer(entry, {
+      structureOnly: context.structureOnly === true,
       file,
       at,
       scope,
@@ -329,11 +333,11 @@ function mcpServersHost(file: string): HostConvention {
   return "generic";
 }
 
-/** `${workspaceFolder}`: the folder that holds `.vscode/` or `.cursor/`, else the working directory. */
-function workspaceFolder(file: string, cwd: string): string {
+/** `${workspaceFolder}`: the folder that holds `.vscode/` or `.cursor/`, else the config file's own folder. */
+export function workspaceFolder(file: string): string {
   const dir = dirname(file);
   const name = basename(dir);
-  return name === ".vscode" || name === ".cursor" ? dirname(dir) : cwd;
+  return name === ".vscode" || name === ".cursor" ? dirname(dir) : dir;
 }
 
 /** goose keeps `env_keys` secrets in the keyring, or in `secrets.yaml` beside its config when the keyring is off. */
@@ -427,7 +431,7 @@ function keyPosition(
  * out (keeping every offset, so positions stay true). Returns the text to parse.
  */
 function checkJsonSyntax(file: string, text: string): string {
-  const source = blankComments(text);
+  const source = blankJsonComments(text);
   try {
     JSON.parse(source);
     return source;
@@ -448,36 +452,6 @@ function checkJsonSyntax(file: string, text: string): string {
       { hint: "fix the JSON syntax (trailing commas are not allowed in .json files)" },
     );
   }
-}
-
-/** `//` and `/* *\/` comments outside strings become spaces (newlines kept). */
-function blankComments(text: string): string {
-  if (!text.includes("/")) return text;
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === "/" && text[i + 1] === "/") {
-      let j = i;
-      while (j < text.length && text[j] !== "\n") j++;
-      out += " ".repeat(j - i);
-      i = j;
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const j = end === -1 ? text.length : end + 2;
-      out += text.slice(i, j).replace(/[^\n]/g, " ");
-      i = j;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
 }
 
 function firstLine(text: string): string {
