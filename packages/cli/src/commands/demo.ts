@@ -11,6 +11,7 @@ import {
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
+import { cliInvocation } from "../cliInvocation.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
@@ -208,13 +209,16 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     const audit = await store.auditEnables({ sessionId });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const db = shellQuote(location.path);
+    const main = fileURLToPath(new URL("../main.js", import.meta.url));
+    // Printed commands run as printed: `toolledger` only when that is this CLI on the PATH.
+    const tl = cliInvocation(deps.env, main);
     const next = [
-      `toolledger replay ${sessionId} --db ${db}`,
-      `toolledger replay ${sessionId} --to ${Math.min(entries.length, 12)} --db ${db}`,
-      `toolledger audit --session ${sessionId} --db ${db}`,
-      `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
-      `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
-      `toolledger export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
+      `${tl} replay ${sessionId} --db ${db}`,
+      `${tl} replay ${sessionId} --to ${Math.min(entries.length, 12)} --db ${db}`,
+      `${tl} audit --session ${sessionId} --db ${db}`,
+      `${tl} explain notes__add_note --session ${sessionId} --db ${db}`,
+      `${tl} explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `${tl} export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
     ];
     if (json) {
       o.json({
@@ -236,8 +240,8 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     say(formatAuditRows(audit.requests, o));
     say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
-    const main = fileURLToPath(new URL("../main.js", import.meta.url));
-    say(o.out.dim(`\n(not on your PATH yet? alias toolledger=${shellQuote(`node ${main}`)})`));
+    if (tl !== "toolledger")
+      say(o.out.dim(`\n(to type \`toolledger\` instead: alias toolledger=${shellQuote(tl)})`));
     return EXIT.ok;
   } finally {
     await store.close();
