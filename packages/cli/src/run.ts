@@ -6,6 +6,7 @@ import { explainSpec } from "./commands/explainSpec.js";
 import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
 import { installSpec, uninstallSpec } from "./commands/installSpec.js";
+import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
@@ -39,6 +40,11 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
   {
     spec: uninstallSpec,
     load: async () => (await import("./commands/uninstall.js")).uninstallCommand,
+  },
+  { spec: clearSpec, load: async () => (await import("./commands/lifecycle.js")).clearCommand },
+  {
+    spec: compactSpec,
+    load: async () => (await import("./commands/lifecycle.js")).compactCommand,
   },
 ];
 
