@@ -159,8 +159,8 @@ describe("demo, then replay, audit, explain, export and import on the database i
     const i = await runCli(["import", file, "--db", other], { cwd: dir, env });
     expect(i.code).toBe(0);
     expect(i.stdout.trim()).toBe(session);
-    const fromDb = await runCli(["replay", session, "--db", other, "--json"], { cwd: dir, env });
-    const fromFile = await runCli(["replay", file, "--json"], { cwd: dir, env });
+    const fromDb = await runCli(["replay", session, "--db", other, "--jsonl"], { cwd: dir, env });
+    const fromFile = await runCli(["replay", file, "--jsonl"], { cwd: dir, env });
     const changes = (text: string) =>
       text
         .trim()

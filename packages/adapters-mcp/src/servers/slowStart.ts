@@ -2,7 +2,9 @@
 // Test server for starts that are slow or fail: `--delay-ms N` waits before it serves
 // (a first `npx -y` download), `--hang-init` reads requests but never answers initialize,
 // `--crash-first N --state <file>` exits with code 1 on its first N starts (counted in the
-// file). `--name` names it; its one tool `ping` answers "pong from <name>".
+// file), `--announce` sends tools/list_changed right after the handshake (as servers that
+// register tools late do) while its first tools/list is still being answered. `--name`
+// names it; its one tool `ping` answers "pong from <name>".
 import { readFileSync, writeFileSync } from "node:fs";
 import {
   flag,
@@ -38,15 +40,24 @@ if (hasFlag("hang-init")) {
   setInterval(() => {}, 1 << 30);
 } else {
   await sleep(Number(flag("delay-ms", "0")));
-  await serveStdio(
-    toolServer({
-      name,
-      list: () => ({
+  let lists = 0;
+  const server = toolServer({
+    name,
+    list: async () => {
+      // The first list is slow, so the announcement lands while it is in flight.
+      if (hasFlag("announce") && lists++ === 0) await sleep(300);
+      return {
         tools: [
           { name: "ping", description: `Answers pong from ${name}`, inputSchema: objectSchema() },
         ],
-      }),
-      call: (tool) => (tool === "ping" ? text(`pong from ${name}`) : unknownTool(tool)),
-    }),
-  );
+      };
+    },
+    call: (tool) => (tool === "ping" ? text(`pong from ${name}`) : unknownTool(tool)),
+  });
+  if (hasFlag("announce")) {
+    server.oninitialized = () => {
+      setTimeout(() => void server.sendToolListChanged(), 50);
+    };
+  }
+  await serveStdio(server);
 }

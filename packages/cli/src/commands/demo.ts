@@ -25,6 +25,7 @@ import { createOutput, type Output } from "../output.js";
 import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
 import { shellQuote } from "../shellQuote.js";
+import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";
 
 const TIMEOUT_MS = 15_000;
@@ -294,11 +295,7 @@ function formatAuditRows(
         ? o.out.red(r.outcome)
         : o.out.yellow(r.outcome),
     `${r.requested.position}${r.responded ? `→${r.responded.position}` : ""}`,
-    r.stillEnabled.length > 0
-      ? "yes"
-      : r.ended
-        ? `no: ${r.ended.by === "Cleared" ? "cleared" : r.ended.by} at ${r.ended.position}`
-        : "-",
+    stillEnabledLabel(r),
   ]);
   return formatTable(rows, {
     header: ["CALL", "NAMES", "OUTCOME", "EVENTS", "STILL ENABLED"],

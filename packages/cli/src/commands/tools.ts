@@ -1,9 +1,10 @@
-import { diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
+import { diagnostics, type ListToolsOptions, listTools, nameToKey } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
+import { isWarning } from "../isWarning.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { createOutput } from "../output.js";
 import { startSession } from "../startSession.js";
@@ -67,8 +68,14 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       o.data(formatTable(rows, { header, styleHeader: o.out.bold }));
       o.note(`${tools.length} tool(s); deferral ${deferral.mode}`);
     }
-    if (!booleanOption(parsed, "json"))
-      for (const d of diagnostics(state)) o.note(`${o.err.yellow("!")} ${d.message}`);
+    if (!booleanOption(parsed, "json")) {
+      // A server that failed to start was reported above, with its stderr tail; once is enough.
+      const reported = new Set(failures.map((f) => nameToKey(f.name)));
+      for (const d of diagnostics(state)) {
+        if (!isWarning(d) || (d.kind === "fetch_failed" && reported.has(d.extension))) continue;
+        o.note(`${o.err.yellow("!")} ${d.message}`);
+      }
+    }
   } finally {
     await session.close();
   }
