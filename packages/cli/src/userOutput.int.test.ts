@@ -106,6 +106,20 @@ describe("sessions: an imported session keeps the time it happened", () => {
   });
 });
 
+describe("import", () => {
+  test("the same file twice: the second is a conflict (5) that claims nothing", async () => {
+    const t = testDeps();
+    const log = join(t.dir, "s.jsonl");
+    writeFileSync(log, toJsonl(sampleLog().entries));
+    const db = join(t.dir, "s.db");
+    expect(await run(["import", log, "--session", "once", "--db", db], t.deps)).toBe(0);
+    const again = testDeps();
+    expect(await run(["import", log, "--session", "once", "--db", db], again.deps)).toBe(5);
+    expect(again.stderr()).not.toContain("imported");
+    expect(again.stdout()).toBe("");
+  });
+});
+
 describe("explain without --session", () => {
   test("says which session it picked", async () => {
     const t = testDeps();
