@@ -20,6 +20,8 @@ export interface ConnectOptions {
   onListChanged?: () => void;
   /** Called once when the connection closes without `close()` being called (a crash or a kill). */
   onLost?: (reason: string) => void;
+  /** Abandons a start in progress (the server is stopped; `connect` fails with START_FAILED). */
+  signal?: AbortSignal;
   clientInfo?: { name: string; version: string };
 }
 
@@ -107,7 +109,11 @@ export class ExtensionConnection {
     }
     client.onclose = () => connection.#handleClose();
     const startTimeoutMs = config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
+    // Closing the transport stops the server and fails the handshake in progress.
+    const abandon = () => void transport.close().catch(() => undefined);
+    options.signal?.addEventListener("abort", abandon, { once: true });
     try {
+      if (options.signal?.aborted) throw new Error("the start was abandoned");
       await client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
       connection.#closing = true;
@@ -124,6 +130,8 @@ export class ExtensionConnection {
         ),
         { cause: error },
       );
+    } finally {
+      options.signal?.removeEventListener("abort", abandon);
     }
     connection.#ready = true;
     return connection;

@@ -46,10 +46,13 @@ export {
   type AddResult,
   type ConnectionStatus,
   compactTime,
+  DEFAULT_RETRY,
+  type ExtensionPhase,
   type ExtensionStatus,
   type HostOptions,
   newRegistryStreamId,
   openHost,
+  type RetryPolicy,
   ToolledgerHost,
   type UpstreamCallOptions,
 } from "./host.js";
