@@ -1,4 +1,7 @@
 import {
+  DEFAULT_RETRY,
+  type ExtensionConfig,
+  type ExtensionStatus,
   openHost,
   openSession,
   type ToolledgerHost,
@@ -45,6 +48,55 @@ export async function startHost(
   return { host, failures: await connectServers(host, config, o, options.env) };
 }
 
+/** A server may take this long to start when nothing waits for it (a first `npx -y` download). */
+export const BACKGROUND_START_TIMEOUT_MS = 120_000;
+
+/**
+ * Opens a host and starts every enabled server of the config file in the background, with
+ * bounded restarts (DEFAULT_RETRY): the gateway serves at once with what is ready, and each
+ * server's progress (ready, failed and retrying, given up) is said on stderr as it happens.
+ */
+export async function startHostInBackground(
+  config: LoadedConfig,
+  o: Output,
+  options: { store?: EventStore; now: () => Date; version?: string; env: Env },
+): Promise<StartedHost> {
+  reportWarnings(config, o);
+  const host = await openHost({
+    ...(options.store ? { store: options.store } : {}),
+    now: options.now,
+    ...(options.version ? { toolledgerVersion: options.version } : {}),
+    connectTimeoutMs: BACKGROUND_START_TIMEOUT_MS,
+    retry: DEFAULT_RETRY,
+  });
+  host.errors$.subscribe((error) =>
+    o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
+  );
+  host.status$.subscribe((status) => reportStatus(host, status, o));
+  const { configs, failures } = serversToStart(config, o, options.env);
+  await host.startExtensions(configs);
+  return { host, failures };
+}
+
+function reportStatus(host: ToolledgerHost, s: ExtensionStatus, o: Output): void {
+  const attempts = DEFAULT_RETRY.attempts;
+  if (s.phase === "ready") {
+    const tools = host.listTools({ extension: s.key, includeHidden: true }).length;
+    o.note(
+      `toolledger: ${s.name} is ready (${tools} tool(s))${s.attempts > 1 ? ` after ${s.attempts} attempts` : ""}`,
+    );
+  } else if (s.phase === "retrying") {
+    const wait = s.nextAttemptAt ? Math.max(0, Date.parse(s.nextAttemptAt) - Date.now()) : 0;
+    o.note(
+      `${o.err.red("error:")} ${s.reason ?? `${s.name} failed`} (attempt ${s.attempts} of ${attempts}; trying again in ${Math.round(wait / 100) / 10} s)`,
+    );
+  } else if (s.phase === "failed") {
+    o.note(
+      `${o.err.red("error:")} ${s.reason ?? `${s.name} failed`} (${s.attempts} attempt(s); giving up: fix it and restart toolledger)`,
+    );
+  }
+}
+
 /** A host and one conversation in memory: the registry of a config file as a model would see it. */
 export async function startSession(
   config: LoadedConfig,
@@ -74,7 +126,23 @@ async function connectServers(
   o: Output,
   env: Env,
 ): Promise<{ name: string; message: string }[]> {
-  const configs = [];
+  const { configs, failures } = serversToStart(config, o, env);
+  for (const result of await host.addExtensions(configs)) {
+    if (result.error) {
+      failures.push({ name: result.name, message: result.error.message });
+      o.note(`${o.err.red("error:")} ${result.error.message}`);
+    }
+  }
+  return failures;
+}
+
+/** The adapter configs of the enabled servers; in-host kinds are skipped and config problems reported. */
+function serversToStart(
+  config: LoadedConfig,
+  o: Output,
+  env: Env,
+): { configs: ExtensionConfig[]; failures: { name: string; message: string }[] } {
+  const configs: ExtensionConfig[] = [];
   const failures: { name: string; message: string }[] = [];
   for (const server of config.servers) {
     if (!server.enabled) continue;
@@ -92,11 +160,5 @@ async function connectServers(
     }
     configs.push(ext);
   }
-  for (const result of await host.addExtensions(configs)) {
-    if (result.error) {
-      failures.push({ name: result.name, message: result.error.message });
-      o.note(`${o.err.red("error:")} ${result.error.message}`);
-    }
-  }
-  return failures;
+  return { configs, failures };
 }

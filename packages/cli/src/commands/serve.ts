@@ -6,6 +6,7 @@ import {
   MIN_TOKEN_LENGTH,
   serveGatewayHttp,
   serveGatewayStdio,
+  type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { CliError, usageError } from "../cliError.js";
 import {
@@ -23,7 +24,7 @@ import { loadServerSetup } from "../loadServerSetup.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
 import { shellQuote } from "../shellQuote.js";
-import { type StartedHost, startHost } from "../startSession.js";
+import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 
 export async function serveCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -57,16 +58,20 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
-    started = await startHost(config, o, {
+    started = await startHostInBackground(config, o, {
       store,
       now: deps.now,
       version: deps.version,
       env: deps.env,
     });
     const { host } = started;
+    // Fast servers make the first list; slow ones join later with tools/list_changed.
+    await firstStarts(host, START_GRACE_MS, deps.signal);
     const tools = host.listTools().length;
-    const connected = host.extensions().filter((e) => e.status === "connected").length;
-    const summary = `${tools} tool(s) from ${connected} server(s), deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+    const all = host.extensions();
+    const ready = all.filter((e) => e.phase === "ready").length;
+    const waiting = all.filter((e) => e.phase !== "ready").map((e) => e.name);
+    const summary = `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     const conversation = {
       deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
       ...(recordPayloads ? { recordPayloads: true } : {}),
@@ -173,6 +178,22 @@ function httpSecurity(
       );
   }
   return { host, token, allowedOrigins };
+}
+
+/** How long serve lets its servers start before it answers: well under a client's patience. */
+const START_GRACE_MS = 500;
+
+/** Resolves when every server's first attempt is over, after `ms`, or on an interrupt. */
+async function firstStarts(host: ToolledgerHost, ms: number, signal: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    host.whenStarted(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Resolves when the client closes stdin (stdio mode) or the user interrupts. */
