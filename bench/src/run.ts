@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type BenchResult, errorLine, notRun } from "./benchResult.js";
 import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
+import { firstAnswer } from "./firstAnswer.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
 import { peers } from "./peers.js";
@@ -77,6 +78,7 @@ await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
+await step("9", "serve's first answer beside hung servers", () => firstAnswer(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {
