@@ -13,6 +13,7 @@ import {
   nameToKey,
   REGISTRY_EVENT_TYPES,
   type RegisteredTool,
+  resolveTool,
   type State,
   type StateOptions,
   staleExtensions,
@@ -124,6 +125,8 @@ interface Entry {
   attempt: AbortController | null;
   /** Settles when the first attempt (of startExtensions) is over, whatever its outcome. */
   started: Promise<void> | null;
+  /** Whether that first attempt is over. */
+  startedDone: boolean;
 }
 
 /** A new registry stream id: sortable by start time, unique across hosts. */
@@ -351,8 +354,12 @@ export class ToolledgerHost {
       const entry = newEntry(config);
       this.#entries.set(key, entry);
       let done!: () => void;
+      entry.startedDone = false;
       entry.started = new Promise<void>((resolve) => {
-        done = resolve;
+        done = () => {
+          entry.startedDone = true;
+          resolve();
+        };
       });
       this.#track(this.#attempt(key, entry).finally(done));
     }
@@ -361,6 +368,33 @@ export class ToolledgerHost {
   /** Resolves once every extension added with `startExtensions` is past its first attempt. */
   async whenStarted(): Promise<void> {
     await Promise.all([...this.#entries.values()].map((e) => e.started));
+  }
+
+  /**
+   * Waits, at most `ms`, until the extensions that could own `names` (by their prefix, R5,
+   * or any unprefixed one) are past their first start: a call or an enable that names a tool
+   * of a server still starting is answered once that server is up, not refused as unknown.
+   * Names that resolve now cost nothing.
+   */
+  async untilStartedFor(names: readonly string[], ms: number): Promise<void> {
+    const starting = [...this.#entries].filter(([, e]) => !e.startedDone);
+    if (starting.length === 0) return;
+    const waits = new Set<Promise<void> | null>();
+    for (const name of names) {
+      if (resolveTool(this.state, name, { includeHidden: true }).ok) continue;
+      const prefix = nameToKey(name.replace(/^functions[.:]/, "").split(/__|\./)[0] ?? "");
+      for (const [key, e] of starting)
+        if (key === prefix || e.config.exposeUnprefixed) waits.add(e.started);
+    }
+    if (waits.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** R7: disconnects the extension and removes it and its tools. */
@@ -764,6 +798,7 @@ function newEntry(config: ExtensionConfig): Entry {
     connectedAt: null,
     attempt: null,
     started: null,
+    startedDone: true,
   };
 }
 

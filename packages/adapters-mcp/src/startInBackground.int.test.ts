@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { getExtension, listTools } from "@toolledger/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped, waitFor } from "./_fixtures.js";
+import { openConversation } from "./conversation.js";
 import { type ExtensionStatus, openHost, type ToolledgerHost } from "./host.js";
 
 // Servers that are slow, hung or flaky, started in the background (serve's way).
@@ -125,5 +126,27 @@ describe("startExtensions", () => {
     expect(errors).toHaveLength(2);
     expect(errors[0]).toContain("tools/list");
     expect(errors[0]).toContain("(attempt 1 of 2; next attempt in 100 ms)");
+  }, 30_000);
+
+  it("a call or an enable naming a tool of a server still starting waits for it, then runs", async () => {
+    host = await openHost();
+    await host.startExtensions([
+      shipped("late", "slowStart", ["--delay-ms", "1500", "--name", "late"]),
+    ]);
+    const conversation = await openConversation(host, { deferral: { mode: "lookup" } });
+    try {
+      expect(listTools(host.state)).toEqual([]);
+      const enabled = await conversation.enableTools("c1", ["late__ping"]);
+      expect(enabled).toEqual({ ok: true, names: ["late__ping"] });
+      const outcome = await conversation.callTool("late__ping", {});
+      expect(outcome.ok && outcome.result.content).toEqual([
+        { type: "text", text: "pong from late" },
+      ]);
+      // A name no starting server could own is refused at once, as before.
+      const unknown = await conversation.callTool("nobody__ping", {});
+      expect(unknown.ok).toBe(false);
+    } finally {
+      await conversation.close("test over");
+    }
   }, 30_000);
 });
