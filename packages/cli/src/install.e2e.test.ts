@@ -36,7 +36,9 @@ describe("install, then the host starts what install wrote", () => {
       }
     ).mcpServers.toolledger;
 
-    // As Cursor would: the entry's command and args, the user's environment.
+    // As Cursor would: the entry's command and args, the user's environment; it lists again
+    // on every tools/list_changed, as servers that start later join.
+    let relist = () => {};
     const gateway = await ExtensionConnection.connect(
       {
         type: "stdio",
@@ -51,11 +53,20 @@ describe("install, then the host starts what install wrote", () => {
           SSE_KEY: "sse-key-1234",
         },
       },
-      { connectTimeoutMs: 30_000 },
+      { connectTimeoutMs: 30_000, onListChanged: () => relist() },
     );
     try {
-      const listed = await fetchTools(gateway, { requestTimeoutMs: 20_000, maxPages: 5 });
-      const description = listed.tools.find((t) => t.name === "enable_tools")?.description ?? "";
+      const deferredNames = async () =>
+        (await fetchTools(gateway, { requestTimeoutMs: 20_000, maxPages: 5 })).tools.find(
+          (t) => t.name === "enable_tools",
+        )?.description ?? "";
+      const all = (d: string) =>
+        ["calculator__", "environment__", "legacy-sse__", "remote__"].every((p) => d.includes(p));
+      const joined = new Promise<string>((resolve, reject) => {
+        relist = () => deferredNames().then((d) => (all(d) ? resolve(d) : undefined), reject);
+      });
+      const first = await deferredNames();
+      const description = all(first) ? first : await joined;
       for (const name of [
         "calculator__calculate",
         "environment__get_env",
