@@ -1,4 +1,5 @@
 import type { ExtensionConfig } from "@toolledger/adapters-mcp";
+import { TOKEN_ENV } from "./commands/serveSpec.js";
 import type { ServerConfig } from "./serverConfig.js";
 
 /**
@@ -41,8 +42,10 @@ export function toExtensionConfig(
   return null;
 }
 
+/** The gateway's environment as a server inherits it: never the gateway's own bearer token. */
 function definedValues(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && name !== TOKEN_ENV) out[name] = value;
   return out;
 }
