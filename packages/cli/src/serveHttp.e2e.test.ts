@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
-import { spawnServeHttp } from "./_testing/spawnServe.js";
+import { startServeHttp } from "./_testing/startServe.js";
 
 // `serve --http` exposed beyond loopback: real HTTP requests against the built CLI.
 const TOKEN = "e2e-token-0123456789abcdef-xyz";
@@ -71,12 +71,13 @@ describe("serve --http beyond loopback", () => {
 
   test("with TOOLLEDGER_TOKEN: right token served; wrong or no token 401; bad Origin 403; the token never printed", async () => {
     const dir = tempDir();
-    const serve = await spawnServeHttp(
-      ["--config", config(dir), "--http", "0", "--host", "0.0.0.0", "--db", join(dir, "s.db")],
-      { cwd: dir, env: cleanEnv(dir, { TOOLLEDGER_TOKEN: TOKEN }) },
+    const serve = await startServeHttp(
+      ["--config", config(dir), "--host", "0.0.0.0", "--db", join(dir, "s.db")],
+      dir,
+      cleanEnv(dir, { TOOLLEDGER_TOKEN: TOKEN }),
     );
     try {
-      const url = new URL(`http://127.0.0.1:${serve.url.port}/mcp`);
+      const url = new URL(`http://127.0.0.1:${new URL(serve.url).port}/mcp`);
       const right = await post(url, { authorization: `Bearer ${TOKEN}` });
       expect(right.status).toBe(200);
       expect(right.body).toContain('"serverInfo"');
