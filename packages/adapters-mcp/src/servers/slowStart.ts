@@ -2,8 +2,8 @@
 // Test server for starts that are slow or fail: `--delay-ms N` waits before it serves
 // (a first `npx -y` download), `--hang-init` reads requests but never answers initialize,
 // `--crash-first N --state <file>` exits with code 1 on its first N starts (counted in the
-// file), `--announce` sends tools/list_changed right after the handshake (as servers that
-// register tools late do) while its first tools/list is still being answered. `--name`
+// file), `--announce` sends tools/list_changed while its first tools/list is in flight (as
+// servers that register tools late do). `--name`
 // names it; its one tool `ping` answers "pong from <name>".
 import { readFileSync, writeFileSync } from "node:fs";
 import {
@@ -44,8 +44,11 @@ if (hasFlag("hang-init")) {
   const server = toolServer({
     name,
     list: async () => {
-      // The first list is slow, so the announcement lands while it is in flight.
-      if (hasFlag("announce") && lists++ === 0) await sleep(300);
+      // The first list announces a change while it is in flight: that fetch has raced it.
+      if (hasFlag("announce") && lists++ === 0) {
+        await server.sendToolListChanged();
+        await sleep(300);
+      }
       return {
         tools: [
           { name: "ping", description: `Answers pong from ${name}`, inputSchema: objectSchema() },
@@ -54,10 +57,5 @@ if (hasFlag("hang-init")) {
     },
     call: (tool) => (tool === "ping" ? text(`pong from ${name}`) : unknownTool(tool)),
   });
-  if (hasFlag("announce")) {
-    server.oninitialized = () => {
-      setTimeout(() => void server.sendToolListChanged(), 50);
-    };
-  }
   await serveStdio(server);
 }
