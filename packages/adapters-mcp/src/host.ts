@@ -420,9 +420,14 @@ export class ToolledgerHost {
       );
     }
     await this.#retire(entry);
-    entry.attempts = 0;
+    entry.attempts = 1;
     this.#setPhase(entry, key, "starting");
-    await this.#connect(key);
+    try {
+      await this.#connect(key);
+    } catch (error) {
+      this.#setPhase(entry, key, "failed");
+      throw error;
+    }
     // Its latest fetch may be at the current version (a recorded crash), so fetch regardless.
     await this.#fetchOne(key);
     this.#setPhase(entry, key, this.#live(key) ? "ready" : "failed");
