@@ -51,6 +51,15 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.yellow("!")} anomaly: ${c.anomaly.replaceAll("_", " ")} (call id ${c.callId})`;
     case "ignored":
       return `${style.dim("ignored:")} ${c.reason}`;
+    case "list_changed":
+      return `${c.extension}'s ${c.list}: ${[
+        ...(c.added.length > 0 ? [`${style.green("+")} ${list(c.added)}`] : []),
+        ...(c.removed.length > 0 ? [`${style.red("-")} ${list(c.removed)}`] : []),
+      ].join("; ")}`;
+    case "list_invalidated":
+      return `${c.extension}'s ${c.list} changed on the server (list_changed); refetch pending`;
+    case "list_fetch_failed":
+      return `${style.red("!")} fetching ${c.extension}'s ${c.list} failed: ${c.error}`;
     case "no_change":
       return style.dim("no change");
     default: {
