@@ -6,6 +6,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
   McpError,
+  type Progress,
+  type ServerCapabilities,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -20,12 +22,34 @@ export interface ConnectOptions {
   /** Called once when the connection closes without `close()` being called (a crash or a kill). */
   onLost?: (reason: string) => void;
   clientInfo?: { name: string; version: string };
+  /** G1: every other notification the server sends (log messages, resource updates, prompt and resource list changes). */
+  onNotification?: (notification: UpstreamMessage) => void;
+  /**
+   * G1: requests the server sends (sampling, elicitation), answered with the handler's result
+   * or error. Without a handler the server gets "method not found".
+   */
+  onRequest?: (request: UpstreamMessage, signal: AbortSignal) => Promise<Record<string, unknown>>;
+}
+
+/** A JSON-RPC request or notification from the server, as sent. */
+export interface UpstreamMessage {
+  method: string;
+  params?: Record<string, unknown>;
 }
 
 export interface RequestLimits {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** G1: the server's progress for this request; only then is a progress token sent up. */
+  onprogress?: (progress: Progress) => void;
 }
+
+/**
+ * Client capabilities toolledger declares upstream: it relays sampling and elicitation to
+ * the downstream client that caused them (G1), and answers "not supported" when that client
+ * did not declare them.
+ */
+export const UPSTREAM_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as const;
 
 /** A tool call result as the server sent it (checked loosely; the host passes it on). */
 export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: string]: unknown };
@@ -82,7 +106,7 @@ export class ExtensionConnection {
             config.headers ? { requestInit: { headers: config.headers } } : {},
           );
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
-      capabilities: {},
+      capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport) {
@@ -98,6 +122,17 @@ export class ExtensionConnection {
     if (options.onListChanged) {
       const onListChanged = options.onListChanged;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
+    }
+    if (options.onNotification) {
+      const onNotification = options.onNotification;
+      client.fallbackNotificationHandler = async (n) =>
+        onNotification(n as unknown as UpstreamMessage);
+    }
+    if (options.onRequest) {
+      const onRequest = options.onRequest;
+      // A fallback handler passes the request and the result on as sent (no SDK re-validation).
+      client.fallbackRequestHandler = async (request, extra) =>
+        (await onRequest(request as unknown as UpstreamMessage, extra.signal)) as never;
     }
     client.onclose = () => connection.#handleClose();
     try {
@@ -138,6 +173,23 @@ export class ExtensionConnection {
     return this.#client.getInstructions();
   }
 
+  /** What the server declared at the handshake (prompts, resources, logging, completions…). */
+  get capabilities(): ServerCapabilities {
+    return this.#client.getServerCapabilities() ?? {};
+  }
+
+  /**
+   * G1: any request, relayed as the client sent it (prompts/get, resources/read,
+   * completion/complete, logging/setLevel…); the result is passed on as the server sent it.
+   */
+  async forward(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    limits: RequestLimits,
+  ): Promise<Record<string, unknown>> {
+    return this.#request(method, params, LooseResult, limits);
+  }
+
   /** One `tools/list` page, checked loosely so one bad tool cannot reject the page. */
   async listToolsPage(cursor: string | undefined, limits: RequestLimits): Promise<ToolsPage> {
     return this.#request("tools/list", cursor === undefined ? {} : { cursor }, ToolsPage, limits);
@@ -148,10 +200,11 @@ export class ExtensionConnection {
     rawName: string,
     args: Record<string, unknown>,
     limits: RequestLimits,
+    meta?: Record<string, unknown>,
   ): Promise<ToolCallResult> {
     return this.#request(
       "tools/call",
-      { name: rawName, arguments: args },
+      meta === undefined ? { name: rawName, arguments: args } : { name: rawName, arguments: args, _meta: meta },
       LooseResult,
       limits,
     ) as Promise<ToolCallResult>;
@@ -204,6 +257,8 @@ export class ExtensionConnection {
       return (await this.#client.request(request, schema, {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
+        // A server that reports progress is working: its timeout restarts with each report.
+        ...(limits.onprogress ? { onprogress: limits.onprogress, resetTimeoutOnProgress: true } : {}),
       })) as z.infer<S>;
     } catch (error) {
       throw this.#translate(error, method, limits);

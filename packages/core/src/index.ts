@@ -21,7 +21,13 @@ export {
 } from "./classifyTool.js";
 export { closeNames } from "./closeNames.js";
 export { compareBytes } from "./compareBytes.js";
-export { type Command, type CommandErrorCode, type Decision, decide } from "./decide.js";
+export {
+  type Command,
+  type CommandErrorCode,
+  type ConversationOpening,
+  type Decision,
+  decide,
+} from "./decide.js";
 export {
   type DecodeError,
   type DecodeErrorCode,
@@ -46,11 +52,21 @@ export {
 export {
   type Anomaly,
   AnomalySchema,
+  type CallOutcome,
+  CallOutcomeSchema,
   type Cleared,
   ClearedSchema,
   CONVERSATION_EVENT_TYPES,
   type Compacted,
   CompactedSchema,
+  type ConversationClient,
+  ConversationClientSchema,
+  type ConversationClosed,
+  ConversationClosedSchema,
+  type ConversationResumed,
+  ConversationResumedSchema,
+  type ConversationStarted,
+  ConversationStartedSchema,
   type DeferralConfigured,
   DeferralConfiguredSchema,
   type DeferralMode,
@@ -68,6 +84,8 @@ export {
   type ExtensionKind,
   type ExtensionRemoved,
   ExtensionRemovedSchema,
+  type HostStarted,
+  HostStartedSchema,
   type McpPrompt,
   McpPromptSchema,
   type McpResource,
@@ -81,10 +99,15 @@ export {
   PromptsFetchedSchema,
   type PromptsInvalidated,
   PromptsInvalidatedSchema,
+  REGISTRY_EVENT_TYPES,
   type ResourcesFetched,
   ResourcesFetchedSchema,
   type ResourcesInvalidated,
   ResourcesInvalidatedSchema,
+  type ToolCallFinished,
+  ToolCallFinishedSchema,
+  type ToolCallStarted,
+  ToolCallStartedSchema,
   type ToolledgerEvent,
   type ToolledgerEventInput,
   ToolledgerEventSchema,
@@ -98,6 +121,15 @@ export {
 } from "./events.js";
 export { evolve } from "./evolve.js";
 export { collisionOwners, findTool, getExtension, listExtensions } from "./extensions.js";
+export {
+  type ConversationLog,
+  type FoldStep,
+  foldConversation,
+  loadConversationState,
+  readConversationLog,
+  readWholeStream,
+  registryStreamOf,
+} from "./foldConversation.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
@@ -122,12 +154,19 @@ export {
 } from "./resolveTool.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
+  CALL_HISTORY_LIMIT,
+  type CallRecord,
+  type CallSummary,
+  type ConversationInfo,
   DEFAULT_OWNER_META_KEY,
   DIAGNOSTIC_HISTORY_LIMIT,
   type ExtensionCatalog,
   type ExtensionState,
   type FetchStatus,
+  type HostInfo,
   type IgnoredEvent,
+  IN_FLIGHT_LIMIT,
+  type InFlightCall,
   initialState,
   type ListStatus,
   REDUCER_VERSION,
@@ -136,4 +175,6 @@ export {
   type RejectedTool,
   type State,
   type StateOptions,
+  type ToolCallStats,
+  withRegistry,
 } from "./state.js";
