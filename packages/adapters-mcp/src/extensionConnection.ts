@@ -7,6 +7,7 @@ import {
   ErrorCode,
   McpError,
   type Progress,
+  ProgressNotificationSchema,
   type ServerCapabilities,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -74,6 +75,9 @@ export class ExtensionConnection {
   #closed = false;
   #ready = false;
   #lostReason: string | null = null;
+  /** Progress callbacks by the token we sent up (G1). */
+  readonly #progress = new Map<string, (progress: Progress) => void>();
+  #nextToken = 0;
 
   private constructor(
     config: ExtensionConfig,
@@ -123,6 +127,12 @@ export class ExtensionConnection {
       const onListChanged = options.onListChanged;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
     }
+    // Our own progress routing: the SDK drops a progress notification that arrives in the same
+    // read as its response (it forgets the token before the notification's handler runs).
+    client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+      const { progressToken, ...progress } = n.params;
+      connection.#progress.get(String(progressToken))?.(progress as Progress);
+    });
     if (options.onNotification) {
       const onNotification = options.onNotification;
       client.fallbackNotificationHandler = async (n) =>
@@ -204,7 +214,9 @@ export class ExtensionConnection {
   ): Promise<ToolCallResult> {
     return this.#request(
       "tools/call",
-      meta === undefined ? { name: rawName, arguments: args } : { name: rawName, arguments: args, _meta: meta },
+      meta === undefined
+        ? { name: rawName, arguments: args }
+        : { name: rawName, arguments: args, _meta: meta },
       LooseResult,
       limits,
     ) as Promise<ToolCallResult>;
@@ -258,7 +270,9 @@ export class ExtensionConnection {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
         // A server that reports progress is working: its timeout restarts with each report.
-        ...(limits.onprogress ? { onprogress: limits.onprogress, resetTimeoutOnProgress: true } : {}),
+        ...(limits.onprogress
+          ? { onprogress: limits.onprogress, resetTimeoutOnProgress: true }
+          : {}),
       })) as z.infer<S>;
     } catch (error) {
       throw this.#translate(error, method, limits);

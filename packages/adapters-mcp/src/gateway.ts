@@ -4,12 +4,24 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ENABLE_TOOLS_NAME, type McpTool, modelView, type State } from "@toolledger/core";
+import {
+  ENABLE_TOOLS_NAME,
+  getExtension,
+  type McpTool,
+  modelView,
+  type State,
+} from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
+import { GatewayHub } from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { relayCatalog } from "./_relayCatalog.js";
+import { relayLogging } from "./_relayLogging.js";
+import { relayServerRequests } from "./_relaySampling.js";
 import { AdapterError } from "./adapterError.js";
 import type { ToolledgerSession } from "./session.js";
 
@@ -19,7 +31,22 @@ export interface GatewayOptions {
   version?: string;
   /** Where failures no downstream request can carry go (e.g. a notification that could not be sent). Default: stderr. */
   onError?: (error: Error) => void;
+  /** Timeout of a request relayed to a server (prompts/get, resources/read…). Default 60 s. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * G1: what the gateway declares. Servers can be added after a client connected, and a
+ * client's capabilities are fixed at its handshake, so everything the gateway can relay is
+ * declared whether or not a server offers it now (an empty list is the honest answer then).
+ */
+export const GATEWAY_CAPABILITIES = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  logging: {},
+} as const;
 
 export interface HttpGatewayOptions extends GatewayOptions {
   /** Default 127.0.0.1 (loopback only). */
@@ -79,29 +106,47 @@ export function createGatewayServer(
   const report =
     options.onError ??
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
-  const prompt = modelView(session.state).systemPrompt;
+  const instructions = gatewayInstructions(session);
   const server = new Server(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
-    { capabilities: { tools: { listChanged: true } }, ...(prompt ? { instructions: prompt } : {}) },
+    { capabilities: GATEWAY_CAPABILITIES, ...(instructions ? { instructions } : {}) },
   );
+  const hub = GatewayHub.for(session, report, options.requestTimeoutMs);
+  const peer = hub.attach(server, relayServerRequests);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: gatewayTools(session.state) as Tool[],
   }));
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
-      const { name, arguments: args } = request.params;
+      const { name, arguments: args, _meta } = request.params;
+      let end: (() => void) | undefined;
       try {
-        const outcome = await session.callTool(name, args ?? {}, { signal: extra.signal });
-        if (!outcome.ok) return errorResult(outcome.error.message);
+        const outcome = await session.callTool(name, args ?? {}, {
+          signal: extra.signal,
+          ...(_meta ? relayedMeta(hub, extra, _meta) : {}),
+          onStart: (extension) => {
+            end = hub.track(peer, extension, extra);
+          },
+        });
+        if (!outcome.ok) {
+          // G2: a name that is no tool is a protocol error; a refusal the model can act on is a tool result.
+          if (outcome.error.code === "UNKNOWN_TOOL")
+            throw new McpError(ErrorCode.InvalidParams, outcome.error.message);
+          return errorResult(outcome.error.message);
+        }
         return outcome.result as CallToolResult;
       } catch (error) {
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
         if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
         throw error;
+      } finally {
+        end?.();
       }
     },
   );
+  relayLogging(hub, peer);
+  const stopCatalog = relayCatalog(hub, peer);
   const subscription: Subscription = session.state$
     .pipe(
       map((state) => gatewayView(state).signature),
@@ -116,7 +161,53 @@ export function createGatewayServer(
           report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
         );
     });
-  return { server, dispose: () => subscription.unsubscribe() };
+  return {
+    server,
+    dispose: () => {
+      subscription.unsubscribe();
+      stopCatalog();
+      hub.detach(peer);
+    },
+  };
+}
+
+/**
+ * G1: the progress token is re-minted upstream and the server's progress relayed with the
+ * client's token; every other `_meta` entry goes up as sent. Nothing is paid without them.
+ */
+function relayedMeta(
+  hub: GatewayHub,
+  extra: Parameters<GatewayHub["progressRelay"]>[0],
+  meta: Record<string, unknown>,
+): { onprogress?: ReturnType<GatewayHub["progressRelay"]>; meta?: Record<string, unknown> } {
+  const { progressToken, ...rest } = meta;
+  return {
+    ...(typeof progressToken === "string" || typeof progressToken === "number"
+      ? { onprogress: hub.progressRelay(extra, progressToken) }
+      : {}),
+    ...(Object.keys(rest).length > 0 ? { meta: rest } : {}),
+  };
+}
+
+/**
+ * G1: each connected server's instructions, after the deferral prompt (D4). A single source
+ * is passed on verbatim, so a gateway in front of one server says what that server says.
+ */
+export function gatewayInstructions(session: ToolledgerSession): string | undefined {
+  const parts: string[] = [];
+  const prompt = modelView(session.state).systemPrompt;
+  if (prompt) parts.push(prompt);
+  const servers = session
+    .extensions()
+    .filter((e) => getExtension(session.state, e.key)?.hidden === false)
+    .map((e) => ({ name: e.name, text: session.connection(e.key)?.instructions }))
+    .filter(
+      (s): s is { name: string; text: string } =>
+        typeof s.text === "string" && s.text.trim() !== "",
+    );
+  if (parts.length === 0 && servers.length === 1) return servers[0]!.text;
+  for (const s of servers) parts.push(`## ${s.name}\n\n${s.text}`);
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
 
 /** Serves the gateway over this process's stdin/stdout (logs must go to stderr). */
