@@ -1,6 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  EmptyResultSchema,
   ErrorCode,
   type LoggingLevel,
   McpError,
@@ -15,6 +16,12 @@ import type { ToolledgerSession, UpstreamNotification } from "./session.js";
 
 /** What a downstream request handler gets from the SDK (its id, signal, and the way back to its client). */
 export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface ProgressRelay {
+  onprogress: (progress: Progress) => void;
+  /** Resolves once the relayed reports are written (see `progressRelay`). */
+  flush: () => Promise<void>;
+}
 
 /** One downstream MCP session the gateway serves (stdio: the process's client; HTTP: each session id). */
 export interface Peer {
@@ -47,6 +54,9 @@ const SEVERITY: Record<LoggingLevel, number> = {
   alert: 6,
   emergency: 7,
 };
+
+/** How long a response waits for the client's answer to the ping behind its progress (see `progressRelay`). */
+const PING_TIMEOUT_MS = 2_000;
 
 const hubs = new WeakMap<ToolledgerSession, GatewayHub>();
 
@@ -154,15 +164,33 @@ export class GatewayHub {
     return null;
   }
 
-  /** G1: progress the server reports goes down with the client's own token. */
-  progressRelay(extra: DownstreamExtra, token: string | number): (p: Progress) => void {
-    return (p) => {
-      extra
-        .sendNotification({
-          method: "notifications/progress",
-          params: { ...p, progressToken: token },
-        })
-        .catch((error: unknown) => this.#report(asError(error)));
+  /**
+   * G1: progress the server reports goes down with the client's own token. `flush` runs
+   * before the response: an SDK client that reads a progress notification and the response
+   * in one chunk drops the notification (it forgets the token before the notification's
+   * handler runs), so after relaying progress the gateway pings the client first. A client
+   * answers a ping only after handling what came before it, and it costs one round trip
+   * only for calls that reported progress.
+   */
+  progressRelay(extra: DownstreamExtra, token: string | number): ProgressRelay {
+    let last: Promise<void> | null = null;
+    return {
+      onprogress: (p) => {
+        last = extra
+          .sendNotification({
+            method: "notifications/progress",
+            params: { ...p, progressToken: token },
+          })
+          .catch((error: unknown) => this.#report(asError(error)));
+      },
+      flush: async () => {
+        if (last === null) return;
+        await last;
+        // A client that cannot answer a ping only loses the ordering, never the response.
+        await extra
+          .sendRequest({ method: "ping" }, EmptyResultSchema, { timeout: PING_TIMEOUT_MS })
+          .catch(() => undefined);
+      },
     };
   }
 
@@ -188,14 +216,18 @@ export class GatewayHub {
     const { progressToken, ...meta } = (_meta ?? {}) as Record<string, unknown>;
     const upParams = Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
     const end = this.track(peer, extension, extra);
+    const progress =
+      typeof progressToken === "string" || typeof progressToken === "number"
+        ? this.progressRelay(extra, progressToken)
+        : null;
     try {
-      return await connection.forward(method, upParams, {
+      const result = await connection.forward(method, upParams, {
         timeoutMs: this.requestTimeoutMs,
         signal: extra.signal,
-        ...(typeof progressToken === "string" || typeof progressToken === "number"
-          ? { onprogress: this.progressRelay(extra, progressToken) }
-          : {}),
+        ...(progress ? { onprogress: progress.onprogress } : {}),
       });
+      await progress?.flush();
+      return result;
     } catch (error) {
       throw toMcpError(error);
     } finally {

@@ -264,18 +264,23 @@ export class ExtensionConnection {
         `${this.#who()} is not connected${this.#lostReason ? `: ${this.#lostReason}` : ""}; reconnect it`,
       );
     }
+    let token: string | undefined;
+    if (limits.onprogress) {
+      token = `toolledger-${++this.#nextToken}`;
+      this.#progress.set(token, limits.onprogress);
+      const meta = params?._meta as Record<string, unknown> | undefined;
+      params = { ...params, _meta: { ...meta, progressToken: token } };
+    }
     try {
       const request = params === undefined ? { method } : { method, params };
       return (await this.#client.request(request, schema, {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
-        // A server that reports progress is working: its timeout restarts with each report.
-        ...(limits.onprogress
-          ? { onprogress: limits.onprogress, resetTimeoutOnProgress: true }
-          : {}),
       })) as z.infer<S>;
     } catch (error) {
       throw this.#translate(error, method, limits);
+    } finally {
+      if (token !== undefined) this.#progress.delete(token);
     }
   }
 

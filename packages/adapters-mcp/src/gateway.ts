@@ -17,7 +17,7 @@ import {
   type State,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
-import { GatewayHub } from "./_gatewayHub.js";
+import { type DownstreamExtra, GatewayHub, type ProgressRelay } from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
 import { relayCatalog } from "./_relayCatalog.js";
 import { relayLogging } from "./_relayLogging.js";
@@ -121,10 +121,11 @@ export function createGatewayServer(
     async (request, extra): Promise<CallToolResult> => {
       const { name, arguments: args, _meta } = request.params;
       let end: (() => void) | undefined;
+      const relay = _meta ? relayedMeta(hub, extra, _meta) : null;
       try {
         const outcome = await session.callTool(name, args ?? {}, {
           signal: extra.signal,
-          ...(_meta ? relayedMeta(hub, extra, _meta) : {}),
+          ...relay?.options,
           onStart: (extension) => {
             end = hub.track(peer, extension, extra);
           },
@@ -135,6 +136,7 @@ export function createGatewayServer(
             throw new McpError(ErrorCode.InvalidParams, outcome.error.message);
           return errorResult(outcome.error.message);
         }
+        await relay?.progress?.flush();
         return outcome.result as CallToolResult;
       } catch (error) {
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
@@ -177,15 +179,23 @@ export function createGatewayServer(
  */
 function relayedMeta(
   hub: GatewayHub,
-  extra: Parameters<GatewayHub["progressRelay"]>[0],
+  extra: DownstreamExtra,
   meta: Record<string, unknown>,
-): { onprogress?: ReturnType<GatewayHub["progressRelay"]>; meta?: Record<string, unknown> } {
+): {
+  progress: ProgressRelay | null;
+  options: { onprogress?: ProgressRelay["onprogress"]; meta?: Record<string, unknown> };
+} {
   const { progressToken, ...rest } = meta;
+  const progress =
+    typeof progressToken === "string" || typeof progressToken === "number"
+      ? hub.progressRelay(extra, progressToken)
+      : null;
   return {
-    ...(typeof progressToken === "string" || typeof progressToken === "number"
-      ? { onprogress: hub.progressRelay(extra, progressToken) }
-      : {}),
-    ...(Object.keys(rest).length > 0 ? { meta: rest } : {}),
+    progress,
+    options: {
+      ...(progress ? { onprogress: progress.onprogress } : {}),
+      ...(Object.keys(rest).length > 0 ? { meta: rest } : {}),
+    },
   };
 }
 
