@@ -17,7 +17,7 @@ import {
   type State,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
-import { type DownstreamExtra, GatewayHub, type ProgressRelay } from "./_gatewayHub.js";
+import { type DownstreamExtra, GatewayHub, type ProgressRelay, toMcpError } from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
 import { relayCatalog } from "./_relayCatalog.js";
 import { relayLogging } from "./_relayLogging.js";
@@ -139,6 +139,8 @@ export function createGatewayServer(
         await relay?.progress?.flush();
         return outcome.result as CallToolResult;
       } catch (error) {
+        // G2: the server's own JSON-RPC error passes through as it would directly.
+        if (error instanceof AdapterError && error.serverAnswered) throw toMcpError(error);
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
         if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
         throw error;
