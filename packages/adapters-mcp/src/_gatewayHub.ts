@@ -12,7 +12,7 @@ import {
 import type { Subscription } from "rxjs";
 import { AdapterError } from "./adapterError.js";
 import type { UpstreamMessage } from "./extensionConnection.js";
-import type { ToolledgerSession, UpstreamNotification } from "./session.js";
+import type { ToolledgerHost, UpstreamNotification } from "./host.js";
 
 /** What a downstream request handler gets from the SDK (its id, signal, and the way back to its client). */
 export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -58,15 +58,15 @@ const SEVERITY: Record<LoggingLevel, number> = {
 /** How long a response waits for the client's answer to the ping behind its progress (see `progressRelay`). */
 const PING_TIMEOUT_MS = 2_000;
 
-const hubs = new WeakMap<ToolledgerSession, GatewayHub>();
+const hubs = new WeakMap<ToolledgerHost, GatewayHub>();
 
 /**
  * G1: what the downstream sessions of one gateway share: the upstream connections' requests
  * and notifications routed to the right client, resource subscriptions counted across
- * clients, and the log level asked of each server. One per toolledger session.
+ * clients, and the log level asked of each server. One per host.
  */
 export class GatewayHub {
-  readonly session: ToolledgerSession;
+  readonly host: ToolledgerHost;
   readonly peers = new Set<Peer>();
   readonly requestTimeoutMs: number;
   readonly #report: (error: Error) => void;
@@ -75,24 +75,24 @@ export class GatewayHub {
   #notifications: Subscription | null = null;
 
   private constructor(
-    session: ToolledgerSession,
+    host: ToolledgerHost,
     report: (error: Error) => void,
     requestTimeoutMs: number,
   ) {
-    this.session = session;
+    this.host = host;
     this.#report = report;
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
   static for(
-    session: ToolledgerSession,
+    host: ToolledgerHost,
     report: (error: Error) => void,
     requestTimeoutMs = 60_000,
   ): GatewayHub {
-    let hub = hubs.get(session);
+    let hub = hubs.get(host);
     if (!hub) {
-      hub = new GatewayHub(session, report, requestTimeoutMs);
-      hubs.set(session, hub);
+      hub = new GatewayHub(host, report, requestTimeoutMs);
+      hubs.set(host, hub);
     }
     return hub;
   }
@@ -102,7 +102,7 @@ export class GatewayHub {
     const peer: Peer = { server, logLevel: null, inflight: [], subscriptions: new Set() };
     if (this.peers.size === 0) {
       onUpstreamRequest(this);
-      this.#notifications = this.session.upstreamNotifications$.subscribe((n) =>
+      this.#notifications = this.host.upstreamNotifications$.subscribe((n) =>
         this.#onNotification(n),
       );
     }
@@ -119,7 +119,7 @@ export class GatewayHub {
       if (set && set.size === 0) {
         this.#subscribers.delete(id);
         const [extension, uri] = splitId(id);
-        this.session
+        this.host
           .connection(extension)
           ?.forward("resources/unsubscribe", { uri }, { timeoutMs: this.requestTimeoutMs })
           .catch((error: unknown) => this.#report(asError(error)));
@@ -129,7 +129,7 @@ export class GatewayHub {
     if (this.peers.size === 0) {
       this.#notifications?.unsubscribe();
       this.#notifications = null;
-      this.session.setUpstreamRequestHandler(null);
+      this.host.setUpstreamRequestHandler(null);
     }
   }
 
@@ -205,7 +205,7 @@ export class GatewayHub {
     params: Record<string, unknown> | undefined,
     extra: DownstreamExtra,
   ): Promise<Record<string, unknown>> {
-    const connection = this.session.connection(extension);
+    const connection = this.host.connection(extension);
     if (!connection) {
       throw new McpError(
         ErrorCode.InternalError,
@@ -287,8 +287,8 @@ export class GatewayHub {
     if (level === null) return;
     const wanted = level;
     await Promise.all(
-      this.session.extensions().map(async ({ key }) => {
-        const connection = this.session.connection(key);
+      this.host.extensions().map(async ({ key }) => {
+        const connection = this.host.connection(key);
         if (!connection?.capabilities.logging || this.#upstreamLevels.get(key) === wanted) return;
         await this.forward(peer, key, "logging/setLevel", { level: wanted }, extra);
         this.#upstreamLevels.set(key, wanted);

@@ -25,7 +25,7 @@ const RESOURCE_NOT_FOUND = -32002;
  */
 export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
   const { server } = peer;
-  const state = () => hub.session.state;
+  const state = () => hub.host.state;
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: catalog(state()).prompts.map((p) => p.prompt) as never[],
   }));
@@ -78,7 +78,7 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
   });
 
   const watch = (signature: (s: State) => string, send: () => Promise<void>): Subscription =>
-    hub.session.state$.pipe(map(signature), distinctUntilChanged(), skip(1)).subscribe(() => {
+    hub.host.state$.pipe(map(signature), distinctUntilChanged(), skip(1)).subscribe(() => {
       if (server.transport) send().catch((error: unknown) => hub.report(error));
     });
   const subscriptions = [
@@ -109,12 +109,12 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
 function ownerOf(hub: GatewayHub, state: State, uri: string): string {
   const owner = resourceOwner(state, uri);
   if (owner !== undefined) return owner;
-  const offering = hub.session
+  const offering = hub.host
     .extensions()
     .filter(
       (e) =>
         getExtension(state, e.key)?.hidden === false &&
-        hub.session.connection(e.key)?.capabilities.resources,
+        hub.host.connection(e.key)?.capabilities.resources,
     );
   if (offering.length === 1) return offering[0]!.key;
   throw new McpError(

@@ -18,7 +18,7 @@ const RELAY_TIMEOUT_MS = 60 * 60 * 1000;
  * otherwise the server gets the "method not found" a client without it would answer.
  */
 export function relayServerRequests(hub: GatewayHub): void {
-  hub.session.setUpstreamRequestHandler(async (extension, request, signal) => {
+  hub.host.setUpstreamRequestHandler(async (extension, request, signal) => {
     const capability = NEEDS[request.method];
     const target = hub.requester(extension);
     if (capability === undefined || !target?.peer.server.getClientCapabilities()?.[capability]) {

@@ -5,12 +5,17 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  type InitializeRequest,
+  InitializeRequestSchema,
+  type InitializeResult,
   ListToolsRequestSchema,
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
   ENABLE_TOOLS_NAME,
+  EVENT_SCHEMA_VERSION,
+  evolve,
   getExtension,
   type McpTool,
   modelView,
@@ -23,6 +28,8 @@ import { relayCatalog } from "./_relayCatalog.js";
 import { relayLogging } from "./_relayLogging.js";
 import { relayServerRequests } from "./_relaySampling.js";
 import { AdapterError } from "./adapterError.js";
+import { Conversation, type ConversationOptions } from "./conversation.js";
+import type { ToolledgerHost } from "./host.js";
 import type { ToolledgerSession } from "./session.js";
 
 export interface GatewayOptions {
@@ -31,6 +38,10 @@ export interface GatewayOptions {
   version?: string;
   /** Where failures no downstream request can carry go (e.g. a notification that could not be sent). Default: stderr. */
   onError?: (error: Error) => void;
+  /** How each downstream session's conversation is opened (deferral, payload recording, …). */
+  conversation?: Omit<ConversationOptions, "id" | "client" | "protocolVersion" | "transport">;
+  /** Told when a downstream session's conversation opens and when it closes. */
+  onConversation?: (change: { type: "opened" | "closed"; conversation: Conversation }) => void;
   /** Timeout of a request relayed to a server (prompts/get, resources/read…). Default 60 s. */
   requestTimeoutMs?: number;
 }
@@ -58,7 +69,8 @@ export interface HttpGatewayOptions extends GatewayOptions {
 }
 
 export interface Gateway {
-  close(): Promise<void>;
+  /** Stops serving; open conversations are closed with `reason` (default "gateway stopped"). */
+  close(reason?: string): Promise<void>;
 }
 
 export interface HttpGateway extends Gateway {
@@ -93,37 +105,104 @@ function gatewayView(state: State): { tools: McpTool[]; signature: string } {
   return entry;
 }
 
+/** One downstream MCP session: its SDK server and its conversation (C2). */
+export interface Downstream {
+  server: Server;
+  /** The conversation, opened when the client has initialized (or at its first request). */
+  conversation(): Promise<Conversation>;
+  /** Stops following the conversation and closes it with `reason` (C3 marker). */
+  dispose(reason: string): Promise<void>;
+}
+
 /**
- * An MCP server that serves a session's aggregate: tools/list is the model view, tools/call
- * goes through `session.callTool` (R13, D9, enable_tools), and every change of the served
- * list (an upstream list change, a successful enable) sends `notifications/tools/list_changed`.
- * Returns the SDK server and a dispose function that stops the change subscription.
+ * An MCP server for one downstream session (C2): tools/list is its conversation's model
+ * view, tools/call goes through `conversation.callTool` (R13, D9, enable_tools, C4), and
+ * every change of the list it serves (its own enable, a clear from the CLI, an upstream
+ * change that reaches it) sends `notifications/tools/list_changed` to this client only.
+ * The conversation is opened with the client's `clientInfo` once it has initialized.
  */
 export function createGatewayServer(
-  session: ToolledgerSession,
+  source: ToolledgerHost | ToolledgerSession,
+  transport: "stdio" | "streamable_http",
   options: GatewayOptions = {},
-): { server: Server; dispose: () => void } {
+): Downstream {
   const report =
     options.onError ??
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
-  const instructions = gatewayInstructions(session);
+  const fixed = "conversation" in source ? source.conversation : null;
+  const host = "conversation" in source ? source.host : source;
+  const prompt = fixed
+    ? modelView(fixed.state).systemPrompt
+    : handshakePrompt(host.state, options.conversation?.deferral);
+  const instructions = gatewayInstructions(host, prompt);
   const server = new Server(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
     { capabilities: GATEWAY_CAPABILITIES, ...(instructions ? { instructions } : {}) },
   );
-  const hub = GatewayHub.for(session, report, options.requestTimeoutMs);
+  const hub = GatewayHub.for(host, report, options.requestTimeoutMs);
   const peer = hub.attach(server, relayServerRequests);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: gatewayTools(session.state) as Tool[],
+  let protocolVersion: string | null = null;
+  const sdkInitialize = (
+    server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> }
+  )._oninitialize.bind(server);
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const result = await sdkInitialize(request);
+    protocolVersion = result.protocolVersion;
+    return result;
+  });
+  let opening: Promise<Conversation> | null = null;
+  let subscription: Subscription | null = null;
+  let disposed = false;
+  const conversation = (): Promise<Conversation> => {
+    opening ??= (async () => {
+      const c =
+        fixed ??
+        (await Conversation.open(host, {
+          ...options.conversation,
+          client: server.getClientVersion() ?? null,
+          protocolVersion,
+          transport,
+        }));
+      if (disposed) {
+        if (!fixed) await c.close("client disconnected");
+        throw new AdapterError("SESSION_CLOSED", "the downstream session ended");
+      }
+      subscription = c.state$
+        .pipe(
+          map((state) => gatewayView(state).signature),
+          distinctUntilChanged(),
+          skip(1),
+        )
+        .subscribe(() => {
+          if (!server.transport) return;
+          server
+            .sendToolListChanged()
+            .catch((error: unknown) =>
+              report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
+            );
+        });
+      if (!fixed) options.onConversation?.({ type: "opened", conversation: c });
+      return c;
+    })();
+    return opening;
+  };
+  server.oninitialized = () => {
+    conversation().catch((error: unknown) =>
+      report(new Error(`could not open a conversation: ${String(error)}`)),
+    );
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: gatewayTools((await conversation()).state) as Tool[],
   }));
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
       const { name, arguments: args, _meta } = request.params;
+      const c = await conversation();
       let end: (() => void) | undefined;
       const relay = _meta ? relayedMeta(hub, extra, _meta) : null;
       try {
-        const outcome = await session.callTool(name, args ?? {}, {
+        const outcome = await c.callTool(name, args ?? {}, {
           signal: extra.signal,
           ...relay?.options,
           onStart: (extension) => {
@@ -151,26 +230,21 @@ export function createGatewayServer(
   );
   relayLogging(hub, peer);
   const stopCatalog = relayCatalog(hub, peer);
-  const subscription: Subscription = session.state$
-    .pipe(
-      map((state) => gatewayView(state).signature),
-      distinctUntilChanged(),
-      skip(1),
-    )
-    .subscribe(() => {
-      if (!server.transport) return;
-      server
-        .sendToolListChanged()
-        .catch((error: unknown) =>
-          report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
-        );
-    });
   return {
     server,
-    dispose: () => {
-      subscription.unsubscribe();
+    conversation,
+    async dispose(reason: string) {
+      if (disposed) return;
+      disposed = true;
+      subscription?.unsubscribe();
       stopCatalog();
       hub.detach(peer);
+      if (fixed || !opening) return;
+      const c = await opening.catch(() => null);
+      if (c) {
+        await c.close(reason);
+        options.onConversation?.({ type: "closed", conversation: c });
+      }
     },
   };
 }
@@ -205,14 +279,15 @@ function relayedMeta(
  * G1: each connected server's instructions, after the deferral prompt (D4). A single source
  * is passed on verbatim, so a gateway in front of one server says what that server says.
  */
-export function gatewayInstructions(session: ToolledgerSession): string | undefined {
-  const parts: string[] = [];
-  const prompt = modelView(session.state).systemPrompt;
-  if (prompt) parts.push(prompt);
-  const servers = session
+export function gatewayInstructions(
+  host: ToolledgerHost,
+  prompt: string | null = null,
+): string | undefined {
+  const parts: string[] = prompt ? [prompt] : [];
+  const servers = host
     .extensions()
-    .filter((e) => getExtension(session.state, e.key)?.hidden === false)
-    .map((e) => ({ name: e.name, text: session.connection(e.key)?.instructions }))
+    .filter((e) => getExtension(host.state, e.key)?.hidden === false)
+    .map((e) => ({ name: e.name, text: host.connection(e.key)?.instructions }))
     .filter(
       (s): s is { name: string; text: string } =>
         typeof s.text === "string" && s.text.trim() !== "",
@@ -222,36 +297,64 @@ export function gatewayInstructions(session: ToolledgerSession): string | undefi
   return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
 
-/** Serves the gateway over this process's stdin/stdout (logs must go to stderr). */
+/** The instructions a new client gets at the handshake: its conversation's deferred-tools section. */
+function handshakePrompt(
+  registry: State,
+  deferral: ConversationOptions["deferral"] | undefined,
+): string | null {
+  if (!deferral) return modelView(registry).systemPrompt;
+  const state = evolve(registry, {
+    type: "DeferralConfigured",
+    v: EVENT_SCHEMA_VERSION,
+    mode: deferral.mode,
+    alwaysLoad: [...(deferral.alwaysLoad ?? [])],
+  });
+  return modelView(state).systemPrompt;
+}
+
+/**
+ * Serves the gateway over this process's stdin/stdout (logs must go to stderr): one client,
+ * one conversation, closed when the client goes away.
+ */
 export async function serveGatewayStdio(
-  session: ToolledgerSession,
+  source: ToolledgerHost | ToolledgerSession,
   options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
 ): Promise<Gateway> {
-  const { server, dispose } = createGatewayServer(session, options);
-  await server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  const downstream = createGatewayServer(source, "stdio", options);
+  await downstream.server.connect(new StdioServerTransport(options.stdin, options.stdout));
   return {
-    async close() {
-      dispose();
-      await server.close();
+    async close(reason = "gateway stopped") {
+      await downstream.dispose(reason);
+      await downstream.server.close();
     },
   };
 }
 
-/** Serves the gateway over streamable HTTP on a loopback port; one MCP session per client. */
+/**
+ * Serves the gateway over streamable HTTP on a loopback port: each MCP session is its own
+ * conversation (C2), closed when the client ends the session or the gateway stops.
+ */
 export async function serveGatewayHttp(
-  session: ToolledgerSession,
+  source: ToolledgerHost | ToolledgerSession,
   options: HttpGatewayOptions = {},
 ): Promise<HttpGateway> {
-  const disposers = new Set<() => void>();
+  const report =
+    options.onError ??
+    ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
+  const open = new Set<Downstream>();
   const host: HttpHost = await hostMcpOverHttp(
     () => {
-      const { server, dispose } = createGatewayServer(session, options);
-      disposers.add(dispose);
-      server.onclose = () => {
-        dispose();
-        disposers.delete(dispose);
+      const downstream = createGatewayServer(source, "streamable_http", options);
+      open.add(downstream);
+      downstream.server.onclose = () => {
+        open.delete(downstream);
+        downstream
+          .dispose("client ended the session")
+          .catch((error: unknown) =>
+            report(new Error(`could not close a conversation: ${String(error)}`)),
+          );
       };
-      return server;
+      return downstream.server;
     },
     {
       ...(options.host ? { host: options.host } : {}),
@@ -262,9 +365,9 @@ export async function serveGatewayHttp(
   );
   return {
     url: host.url,
-    async close() {
-      for (const dispose of disposers) dispose();
-      disposers.clear();
+    async close(reason = "gateway stopped") {
+      await Promise.allSettled([...open].map((d) => d.dispose(reason)));
+      open.clear();
       await host.close();
     },
   };

@@ -1,4 +1,21 @@
-export { AdapterError, type AdapterErrorCode } from "./adapterError.js";
+export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
+export {
+  capturePayload,
+  MASKED,
+  type PayloadCapture,
+  REDACTED,
+  redactSecrets,
+} from "./capturePayload.js";
+export {
+  type CallRefusalCode,
+  type CallToolOptions,
+  type CallToolOutcome,
+  Conversation,
+  type ConversationOptions,
+  type EnableToolsOutcome,
+  newConversationId,
+  openConversation,
+} from "./conversation.js";
 export {
   configFingerprint,
   describeConfig,
@@ -12,12 +29,17 @@ export {
   type RequestLimits,
   type ToolCallResult,
   type ToolsPage,
+  UPSTREAM_CLIENT_CAPABILITIES,
+  type UpstreamMessage,
 } from "./extensionConnection.js";
+export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
 export {
   createGatewayServer,
+  GATEWAY_CAPABILITIES,
   type Gateway,
   type GatewayOptions,
+  gatewayInstructions,
   gatewayTools,
   type HttpGateway,
   type HttpGatewayOptions,
@@ -25,21 +47,23 @@ export {
   serveGatewayStdio,
 } from "./gateway.js";
 export {
+  type AddResult,
+  type ConnectionStatus,
+  compactTime,
+  type ExtensionStatus,
+  type HostOptions,
+  newRegistryStreamId,
+  openHost,
+  ToolledgerHost,
+  type UpstreamCallOptions,
+  type UpstreamNotification,
+  type UpstreamRequestHandler,
+} from "./host.js";
+export {
   exampleServers,
   SERVER_NAMES,
   type ServerName,
   serverScriptPath,
 } from "./serverScriptPath.js";
-export {
-  type AddResult,
-  type CallRefusalCode,
-  type CallToolOptions,
-  type CallToolOutcome,
-  type ConnectionStatus,
-  type EnableToolsOutcome,
-  type ExtensionStatus,
-  openSession,
-  type SessionEvent,
-  type SessionOptions,
-  ToolledgerSession,
-} from "./session.js";
+export { openSession, type SessionOptions, ToolledgerSession } from "./session.js";
+export { type SessionEvent, StreamWriter } from "./streamWriter.js";

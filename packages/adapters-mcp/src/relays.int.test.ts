@@ -170,7 +170,7 @@ describe("G1 through a prefixed upstream", () => {
     await session.settled();
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toContain("ref__fresh");
-    const log = (await session.store.readStream(session.streamId)).map((s) => s.event);
+    const log = (await session.store.readStream(session.registryStreamId)).map((s) => s.event);
     expect(log.map((e) => e.type)).toEqual(
       expect.arrayContaining(["PromptsInvalidated", "PromptsFetched"]),
     );
