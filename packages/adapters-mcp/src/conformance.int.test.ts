@@ -97,17 +97,21 @@ describe(`G3 conformance suite ${CONFORMANCE_VERSION}, server mode`, () => {
     expect(failed.map(([name, checks]) => `${name}: ${failures(checks).join("; ")}`)).toEqual([]);
   });
 
-  it("every scenario that passes directly passes through the gateway, with the same successful checks", () => {
+  it("every scenario that passes directly passes through the gateway, losing no successful check", () => {
     const report: string[] = [];
     for (const [name, checks] of direct) {
       if (!passes(checks)) continue;
       const gw = through.get(name);
       if (!gw) report.push(`${name}: not run through the gateway`);
       else if (!passes(gw)) report.push(`${name}: ${failures(gw).join("; ")}`);
-      else if (successes(gw).join() !== successes(checks).join())
-        report.push(
-          `${name}: successes ${successes(gw).join()} vs ${successes(checks).join()} directly`,
+      else {
+        // A check the suite itself marks not applicable (INFO: the gateway answered a request
+        // with application/json where the SDK streams SSE; both are allowed) is not lost.
+        const lost = successes(checks).filter(
+          (id) => !gw.some((c) => c.id === id && (c.status === "SUCCESS" || c.status === "INFO")),
         );
+        if (lost.length > 0) report.push(`${name}: lost successful checks ${lost.join(", ")}`);
+      }
     }
     expect(report).toEqual([]);
   });

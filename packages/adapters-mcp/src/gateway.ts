@@ -24,6 +24,7 @@ import {
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { type DownstreamExtra, GatewayHub, type ProgressRelay, toMcpError } from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { rememberJson } from "./_nodeHttpTransport.js";
 import { relayCatalog } from "./_relayCatalog.js";
 import { relayLogging } from "./_relayLogging.js";
 import { relayServerRequests } from "./_relaySampling.js";
@@ -77,7 +78,31 @@ export interface HttpGateway extends Gateway {
   url: URL;
 }
 
-const viewCache = new WeakMap<State, { tools: McpTool[]; signature: string }>();
+interface View {
+  tools: McpTool[];
+  signature: string;
+}
+
+/**
+ * The served list depends on the registry (extensions, collisions), the deferral config and
+ * the enabled set only. A call (C4) folds two events into a new State that keeps all four,
+ * so the view is cached by them, not by the State: rebuilding and serialising the list on
+ * every call event was most of a relayed call's cost.
+ */
+const viewCache = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, View>>>>();
+
+function viewSlot(state: State): WeakMap<object, View> {
+  return level(level(level(viewCache, state.extensions), state.collisions), state.deferral);
+}
+
+function level<T extends WeakKey>(map: WeakMap<object, T>, key: object): T {
+  let next = map.get(key);
+  if (next === undefined) {
+    next = new WeakMap() as unknown as T;
+    map.set(key, next);
+  }
+  return next;
+}
 
 /**
  * The model view as the gateway serves it (D4): the eager tools plus `enable_tools`, whose
@@ -88,8 +113,9 @@ export function gatewayTools(state: State): McpTool[] {
   return gatewayView(state).tools;
 }
 
-function gatewayView(state: State): { tools: McpTool[]; signature: string } {
-  const cached = viewCache.get(state);
+function gatewayView(state: State): View {
+  const slot = viewSlot(state);
+  const cached = slot.get(state.enabled);
   if (cached) return cached;
   const view = modelView(state);
   const tools = view.tools.map((tool) =>
@@ -101,7 +127,8 @@ function gatewayView(state: State): { tools: McpTool[]; signature: string } {
       : tool,
   );
   const entry = { tools, signature: JSON.stringify(tools) };
-  viewCache.set(state, entry);
+  rememberJson(tools, entry.signature);
+  slot.set(state.enabled, entry);
   return entry;
 }
 
@@ -169,7 +196,9 @@ export function createGatewayServer(
       }
       subscription = c.state$
         .pipe(
-          map((state) => gatewayView(state).signature),
+          map(gatewayView),
+          distinctUntilChanged(),
+          map((view) => view.signature),
           distinctUntilChanged(),
           skip(1),
         )
@@ -361,6 +390,7 @@ export async function serveGatewayHttp(
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.path ? { path: options.path } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
+      transport: "node",
     },
   );
   return {
