@@ -12,6 +12,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { useLineBuffer } from "./_lineBuffer.js";
 import { AdapterError } from "./adapterError.js";
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
 
@@ -114,6 +115,7 @@ export class ExtensionConnection {
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport) {
+      useLineBuffer(transport);
       transport.stderr?.on("data", (chunk: Buffer) =>
         connection.#appendStderr(chunk.toString("utf8")),
       );

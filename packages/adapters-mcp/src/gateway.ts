@@ -24,6 +24,7 @@ import {
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { type DownstreamExtra, GatewayHub, type ProgressRelay, toMcpError } from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { coalesceWrites, useLineBuffer } from "./_lineBuffer.js";
 import { rememberJson } from "./_nodeHttpTransport.js";
 import { relayCatalog } from "./_relayCatalog.js";
 import { relayLogging } from "./_relayLogging.js";
@@ -350,7 +351,11 @@ export async function serveGatewayStdio(
   options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
 ): Promise<Gateway> {
   const downstream = createGatewayServer(source, "stdio", options);
-  await downstream.server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  const stdout = options.stdout ?? process.stdout;
+  coalesceWrites(stdout);
+  const transport = new StdioServerTransport(options.stdin, stdout);
+  useLineBuffer(transport);
+  await downstream.server.connect(transport);
   return {
     async close(reason = "gateway stopped") {
       await downstream.dispose(reason);
