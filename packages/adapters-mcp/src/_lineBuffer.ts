@@ -1,14 +1,14 @@
 import type { Writable } from "node:stream";
-import {
-  deserializeMessage,
-  STDIO_DEFAULT_MAX_BUFFER_SIZE,
-} from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * The SDK's stdio ReadBuffer, without its quadratic copy: it concatenates the whole buffer
  * with every chunk, so a 10 MB message arriving in 64 KB chunks copies ~800 MB. This keeps
- * the chunks and joins them once a line is complete. Same limit, same parse.
+ * the chunks and joins them once a line is complete. Same limit. Each line is checked to be a
+ * JSON-RPC message by its shape; the SDK checks params and results against their schemas when
+ * it handles them (its union schema tried every alternative first: most of a relayed
+ * notification's cost).
  */
 export class LineBuffer {
   readonly #max: number;
@@ -39,7 +39,7 @@ export class LineBuffer {
     this.#chunks = rest.length > 0 ? [rest] : [];
     this.#length = rest.length;
     this.#complete = rest.indexOf(10) !== -1;
-    return deserializeMessage(line);
+    return parseMessage(line);
   }
 
   clear(): void {
@@ -47,6 +47,21 @@ export class LineBuffer {
     this.#length = 0;
     this.#complete = false;
   }
+}
+
+/** A JSON-RPC 2.0 request, notification or response, by shape; anything else throws. */
+export function parseMessage(line: string): JSONRPCMessage {
+  const value = JSON.parse(line) as Record<string, unknown> | null;
+  if (typeof value === "object" && value !== null && value.jsonrpc === "2.0") {
+    if (typeof value.method === "string") return value as unknown as JSONRPCMessage;
+    const id = value.id;
+    if (
+      (typeof id === "string" || typeof id === "number") &&
+      ("result" in value || "error" in value)
+    )
+      return value as unknown as JSONRPCMessage;
+  }
+  throw new Error(`not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`);
 }
 
 /**
@@ -74,6 +89,7 @@ export function coalesceWrites(stream: Writable): void {
         stream.uncork();
       });
     }
-    return write(...args);
+    // Within the tick the data only queues (it is flushed at uncork), so no caller waits for a drain.
+    return write(...args) || corked;
   }) as Writable["write"];
 }

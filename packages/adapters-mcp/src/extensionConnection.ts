@@ -7,7 +7,6 @@ import {
   ErrorCode,
   McpError,
   type Progress,
-  ProgressNotificationSchema,
   type ServerCapabilities,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -131,15 +130,19 @@ export class ExtensionConnection {
     }
     // Our own progress routing: the SDK drops a progress notification that arrives in the same
     // read as its response (it forgets the token before the notification's handler runs).
-    client.setNotificationHandler(ProgressNotificationSchema, (n) => {
-      const { progressToken, ...progress } = n.params;
-      connection.#progress.get(String(progressToken))?.(progress as Progress);
-    });
-    if (options.onNotification) {
-      const onNotification = options.onNotification;
-      client.fallbackNotificationHandler = async (n) =>
-        onNotification(n as unknown as UpstreamMessage);
-    }
+    // Progress goes through the fallback handler, unparsed: a burst of 1,000 reports spent
+    // most of its relay time in the SDK's schema parse of each one.
+    client.removeNotificationHandler("notifications/progress");
+    const onNotification = options.onNotification;
+    client.fallbackNotificationHandler = async (n) => {
+      if (n.method === "notifications/progress") {
+        const { progressToken, ...progress } = (n.params ?? {}) as Record<string, unknown>;
+        const relay = connection.#progress.get(String(progressToken));
+        if (relay && typeof progress.progress === "number") relay(progress as Progress);
+        return;
+      }
+      onNotification?.(n as unknown as UpstreamMessage);
+    };
     if (options.onRequest) {
       const onRequest = options.onRequest;
       // A fallback handler passes the request and the result on as sent (no SDK re-validation).
