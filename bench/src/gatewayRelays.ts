@@ -29,9 +29,9 @@ function peakRssMiB(pid: number | null | undefined): number | null {
 }
 
 /**
- * Benchmark 8 (G1): what the relays cost. 8a a 10 MB tool result and 8b a stream of 1,000
+ * Benchmark 9 (G1): what the relays cost. 9a a 10 MB tool result and 9b a stream of 1,000
  * progress notifications, through the gateway (stdio) against the same calls straight to the
- * shipped reference server, with the gateway's peak RSS; 8c a plain call against the same call
+ * shipped reference server, with the gateway's peak RSS; 9c a plain call against the same call
  * with a progress token armed, the relay's price for a call that could use it.
  */
 export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
@@ -46,9 +46,9 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
   } catch (error) {
     const why = `the reference server is not built: ${errorLine(error)}`;
     return [
-      notRun("8a", names.big, "direct", why, within),
-      notRun("8b", names.progress, "direct", why, within),
-      notRun("8c", names.armed, "without", why),
+      notRun("9a", names.big, "direct", why, within),
+      notRun("9b", names.progress, "direct", why, within),
+      notRun("9c", names.armed, "without", why),
     ];
   }
   const tmp = scratchDir("relays");
@@ -124,7 +124,7 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
       rss === null ? "gateway peak RSS n/a" : `gateway peak RSS ${rss.toFixed(0)} MiB`;
     return [
       measured({
-        id: "8a",
+        id: "9a",
         name: names.big,
         unit: "ms",
         toolledger: bigTimes.toolledgerMedian,
@@ -135,7 +135,7 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
         details: { samples: bigTimes, gatewayPeakRssMiB: rss },
       }),
       measured({
-        id: "8b",
+        id: "9b",
         name: names.progress,
         unit: "ms",
         toolledger: streamTimes.toolledgerMedian,
@@ -146,7 +146,7 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
         details: { samples: streamTimes, gatewayPeakRssMiB: rss, handled },
       }),
       measured({
-        id: "8c",
+        id: "9c",
         name: names.armed,
         unit: "ms p50",
         toolledger: percentile(calls.a, 50),

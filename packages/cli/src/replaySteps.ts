@@ -41,15 +41,21 @@ export type Change =
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string }
   | { kind: "ignored"; reason: string }
   | {
-      kind: "list_changed";
+      kind: "catalog_changed";
       extension: string;
       list: "prompts" | "resources";
       added: string[];
       removed: string[];
     }
-  | { kind: "list_invalidated"; extension: string; list: "prompts" | "resources" }
-  | { kind: "list_fetch_failed"; extension: string; list: "prompts" | "resources"; error: string }
+  | { kind: "catalog_invalidated"; extension: string; list: "prompts" | "resources" }
+  | {
+      kind: "catalog_fetch_failed";
+      extension: string;
+      list: "prompts" | "resources";
+      error: string;
+    }
   | { kind: "host_started"; hostname: string; run: number }
+  | { kind: "list_changed"; extension: string }
   | {
       kind: "conversation_started";
       client: string | null;
@@ -198,6 +204,10 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     });
   }
   switch (event.type) {
+    case "ToolsInvalidated":
+      // R11: the extension that said tools/list_changed (its refetch follows as ToolsFetched).
+      changes.push({ kind: "list_changed", extension: event.extension });
+      break;
     case "HostStarted":
       changes.push({ kind: "host_started", hostname: event.hostname, run: after.host?.runs ?? 1 });
       break;
@@ -381,17 +391,22 @@ function catalogChanges(
   for (const { list, before, after, names } of lists) {
     if (before === after) continue;
     if (after.version !== (before?.version ?? 0)) {
-      changes.push({ kind: "list_invalidated", extension: key, list });
+      changes.push({ kind: "catalog_invalidated", extension: key, list });
       continue;
     }
     if (after.status === "failed" && after.fetchedVersion !== before?.fetchedVersion) {
-      changes.push({ kind: "list_fetch_failed", extension: key, list, error: after.error ?? "" });
+      changes.push({
+        kind: "catalog_fetch_failed",
+        extension: key,
+        list,
+        error: after.error ?? "",
+      });
     }
     const old = new Set(names(was));
     const cur = new Set(names(now));
     const added = [...cur].filter((n) => !old.has(n)).sort(compareBytes);
     const removed = [...old].filter((n) => !cur.has(n)).sort(compareBytes);
     if (added.length > 0 || removed.length > 0)
-      changes.push({ kind: "list_changed", extension: key, list, added, removed });
+      changes.push({ kind: "catalog_changed", extension: key, list, added, removed });
   }
 }

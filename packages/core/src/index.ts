@@ -1,4 +1,12 @@
 export {
+  auditCalls,
+  CALL_AUDIT_CSV_COLUMNS,
+  type CallAuditFilter,
+  type CallAuditRecord,
+  formatCallAuditCsv,
+} from "./auditCalls.js";
+export { toolCallStats } from "./callStats.js";
+export {
   type Catalog,
   type CatalogConflict,
   type CatalogOptions,
