@@ -207,7 +207,7 @@ export class GatewayHub {
   ): Promise<Record<string, unknown>> {
     const connection = this.host.connection(extension);
     if (!connection) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InternalError,
         `extension ${JSON.stringify(extension)} is not connected; reconnect it`,
       );
@@ -229,7 +229,7 @@ export class GatewayHub {
       await progress?.flush();
       return result;
     } catch (error) {
-      throw toMcpError(error);
+      throw toProtocolError(error);
     } finally {
       end();
     }
@@ -347,20 +347,39 @@ function splitId(id: string): [string, string] {
   return [id.slice(0, i), id.slice(i + 1)];
 }
 
+/**
+ * A JSON-RPC error to answer a client with: the SDK sends a thrown error's `code`, `message`
+ * and `data` as they are (an McpError's message already carries an "MCP error <code>:" prefix,
+ * which the client's SDK would add a second time).
+ */
+export class ProtocolError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = "ProtocolError";
+    this.code = code;
+    this.data = data;
+  }
+}
+
 /** The server's own JSON-RPC error passes through unchanged; our failures become internal errors that say why. */
-export function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+export function toProtocolError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof McpError)
+    return new ProtocolError(error.code, stripPrefix(error.message), error.data);
   if (error instanceof AdapterError) {
     const cause = error.cause;
     if (error.code === "PROTOCOL_ERROR" && cause instanceof McpError)
-      return new McpError(cause.code, stripPrefix(cause.message), cause.data);
-    if (error.code === "CANCELLED") return new McpError(ErrorCode.RequestTimeout, error.message);
-    return new McpError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
+      return new ProtocolError(cause.code, stripPrefix(cause.message), cause.data);
+    if (error.code === "CANCELLED")
+      return new ProtocolError(ErrorCode.RequestTimeout, error.message);
+    return new ProtocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
   }
-  return new McpError(ErrorCode.InternalError, asError(error).message);
+  return new ProtocolError(ErrorCode.InternalError, asError(error).message);
 }
 
-/** McpError prefixes "MCP error <code>: "; the constructor adds it again. */
+/** McpError prefixes "MCP error <code>: "; the client adds it again. */
 function stripPrefix(message: string): string {
   return message.replace(/^MCP error -?\d+: /, "");
 }

@@ -5,14 +5,13 @@ import {
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { catalog, getExtension, resolvePrompt, resourceOwner, type State } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
-import type { GatewayHub, Peer } from "./_gatewayHub.js";
+import { type GatewayHub, type Peer, ProtocolError } from "./_gatewayHub.js";
 
 /** MCP's "resource not found" (specification: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -31,7 +30,7 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const resolved = resolvePrompt(state(), request.params.name);
-    if (!resolved.ok) throw new McpError(ErrorCode.InvalidParams, resolved.message);
+    if (!resolved.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolved.message);
     return (await hub.forward(
       peer,
       resolved.owner,
@@ -60,7 +59,7 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
     const { ref } = request.params;
     if (ref.type === "ref/prompt") {
       const resolved = resolvePrompt(state(), ref.name);
-      if (!resolved.ok) throw new McpError(ErrorCode.InvalidParams, resolved.message);
+      if (!resolved.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolved.message);
       const params = { ...request.params, ref: { ...ref, name: resolved.rawName } };
       return (await hub.forward(
         peer,
@@ -117,7 +116,7 @@ function ownerOf(hub: GatewayHub, state: State, uri: string): string {
         hub.host.connection(e.key)?.capabilities.resources,
     );
   if (offering.length === 1) return offering[0]!.key;
-  throw new McpError(
+  throw new ProtocolError(
     RESOURCE_NOT_FOUND,
     `Resource not found: ${uri} (no server lists it or a template that matches it; resources/list and resources/templates/list show what is offered)`,
     { uri },

@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type GatewayHub, toMcpError } from "./_gatewayHub.js";
+import { type GatewayHub, ProtocolError, toProtocolError } from "./_gatewayHub.js";
 
 /** The client capability each relayed server request needs (G1). */
 const NEEDS: Record<string, "sampling" | "elicitation"> = {
@@ -22,7 +22,7 @@ export function relayServerRequests(hub: GatewayHub): void {
     const capability = NEEDS[request.method];
     const target = hub.requester(extension);
     if (capability === undefined || !target?.peer.server.getClientCapabilities()?.[capability]) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.MethodNotFound,
         capability === undefined
           ? `${request.method} is not relayed by the toolledger gateway`
@@ -36,7 +36,7 @@ export function relayServerRequests(hub: GatewayHub): void {
         ? await target.extra.sendRequest(message, LooseResult, options)
         : await target.peer.server.request(message, LooseResult, options);
     } catch (error) {
-      throw toMcpError(error);
+      throw toProtocolError(error);
     }
   });
 }

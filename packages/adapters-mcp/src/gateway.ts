@@ -9,7 +9,6 @@ import {
   InitializeRequestSchema,
   type InitializeResult,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -22,7 +21,13 @@ import {
   type State,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
-import { type DownstreamExtra, GatewayHub, type ProgressRelay, toMcpError } from "./_gatewayHub.js";
+import {
+  type DownstreamExtra,
+  GatewayHub,
+  type ProgressRelay,
+  ProtocolError,
+  toProtocolError,
+} from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
 import { coalesceWrites, useLineBuffer } from "./_lineBuffer.js";
 import { rememberJson } from "./_nodeHttpTransport.js";
@@ -242,14 +247,14 @@ export function createGatewayServer(
         if (!outcome.ok) {
           // G2: a name that is no tool is a protocol error; a refusal the model can act on is a tool result.
           if (outcome.error.code === "UNKNOWN_TOOL")
-            throw new McpError(ErrorCode.InvalidParams, outcome.error.message);
+            throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
           return errorResult(outcome.error.message);
         }
         await relay?.progress?.flush();
         return outcome.result as CallToolResult;
       } catch (error) {
         // G2: the server's own JSON-RPC error passes through as it would directly.
-        if (error instanceof AdapterError && error.serverAnswered) throw toMcpError(error);
+        if (error instanceof AdapterError && error.serverAnswered) throw toProtocolError(error);
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
         if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
         throw error;
