@@ -17,6 +17,7 @@ import { catalog, replay } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import { openHost } from "./host.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 const textOf = (result: unknown) =>
@@ -194,6 +195,41 @@ describe("G1 through a prefixed upstream", () => {
 
   it("the server's instructions reach the client", () => {
     expect(client.getInstructions()).toContain("The toolledger conformance reference server");
+  });
+});
+
+describe("G1 sampling goes to the client whose call caused it", () => {
+  it("of two clients that both declare sampling, only the caller is asked", async () => {
+    const host = await openHost();
+    await host.addExtension(shipped("ref", "reference"));
+    const gateway = await serveGatewayHttp(host, { port: 0 });
+    const asked = { a: 0, b: 0 };
+    const connectClient = async (who: "a" | "b") => {
+      const c = new Client(
+        { name: `client-${who}`, version: "1.0.0" },
+        { capabilities: { sampling: {} } },
+      );
+      c.setRequestHandler(CreateMessageRequestSchema, () => {
+        asked[who]++;
+        return { role: "assistant", content: { type: "text", text: `from ${who}` }, model: "m" };
+      });
+      await c.connect(new StreamableHTTPClientTransport(gateway.url));
+      return c;
+    };
+    const a = await connectClient("a");
+    const b = await connectClient("b");
+    try {
+      const fromB = await b.callTool({ name: "ref__test_sampling", arguments: { prompt: "hi" } });
+      const fromA = await a.callTool({ name: "ref__test_sampling", arguments: { prompt: "hi" } });
+      expect(textOf(fromA)).toBe("LLM response: from a");
+      expect(textOf(fromB)).toBe("LLM response: from b");
+      expect(asked).toEqual({ a: 1, b: 1 });
+    } finally {
+      await a.close();
+      await b.close();
+      await gateway.close();
+      await host.close();
+    }
   });
 });
 
