@@ -30,12 +30,17 @@ export {
   type RequestLimits,
   type ToolCallResult,
   type ToolsPage,
+  UPSTREAM_CLIENT_CAPABILITIES,
+  type UpstreamMessage,
 } from "./extensionConnection.js";
+export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
 export {
   createGatewayServer,
+  GATEWAY_CAPABILITIES,
   type Gateway,
   type GatewayOptions,
+  gatewayInstructions,
   gatewayTools,
   type HttpGateway,
   type HttpGatewayOptions,
@@ -55,6 +60,8 @@ export {
   type RetryPolicy,
   ToolledgerHost,
   type UpstreamCallOptions,
+  type UpstreamNotification,
+  type UpstreamRequestHandler,
 } from "./host.js";
 export {
   exampleServers,

@@ -16,6 +16,7 @@ export const SERVER_NAMES = [
   "sse",
   "environment",
   "slowStart",
+  "reference",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

@@ -25,7 +25,9 @@ describe('a legacy HTTP+SSE server (goose `sse`, Cursor `"type": "sse"`)', () =>
   });
 
   it("is connected with the SDK's SSE client: tools listed, calls answered, headers sent", async () => {
-    const [result] = await session.addExtensions([sse.config("legacy", { "x-api-key": KEY })]);
+    const [result] = await session.addExtensions([
+      { ...sse.config("legacy", { "x-api-key": KEY }), type: "sse" },
+    ]);
     expect(result?.ok).toBe(true);
     expect(session.listTools().map((t) => t.publicName)).toEqual([
       "legacy__check_header",
@@ -37,7 +39,12 @@ describe('a legacy HTTP+SSE server (goose `sse`, Cursor `"type": "sse"`)', () =>
   });
 
   it("an SSE URL that answers nothing is START_FAILED naming the URL", async () => {
-    const dead = { ...sse.config("dead"), url: "http://127.0.0.1:9/sse", startTimeoutMs: 3_000 };
+    const dead = {
+      ...sse.config("dead"),
+      type: "sse" as const,
+      url: "http://127.0.0.1:9/sse",
+      startTimeoutMs: 3_000,
+    };
     const [result] = await session.addExtensions([dead]);
     expect(result?.error?.code).toBe("START_FAILED");
     expect(result?.error?.message).toContain("SSE url http://127.0.0.1:9/sse");
