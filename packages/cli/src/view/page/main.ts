@@ -1,0 +1,377 @@
+import { SessionTimeline, type TimelineRow, type ViewEntry } from "../sessionTimeline.js";
+import { type TokenPoint, VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { fill, h } from "./dom.js";
+import { renderDetail, renderState } from "./statePanel.js";
+import { TokenChart } from "./tokenChart.js";
+import { VirtualList } from "./virtualList.js";
+
+const ROW_HEIGHT = 22;
+
+declare global {
+  interface Window {
+    /** Read by the browser tests: how long the first render took, and the live state. */
+    toolledgerView?: { readyMs: number; events: number; cursor: () => number };
+  }
+}
+
+function start(): void {
+  const data = JSON.parse(document.getElementById(VIEW_DATA_ID)!.textContent!) as ViewData;
+  const timeline = new SessionTimeline(data.entries);
+  data.entries = [];
+  const app = document.getElementById("app")!;
+
+  let cursor = timeline.length;
+  let selected: number | undefined;
+  let includeHidden = false;
+  const hiddenTypes = new Set<string>();
+  let extension = "";
+  let problemsOnly = false;
+  let query = "";
+
+  // Header
+  const eventsCount = h("span", { "data-testid": "event-count" });
+  const header = h(
+    "header",
+    {},
+    h("h1", {}, `toolledger · ${data.title}`),
+    h(
+      "span",
+      { class: "meta" },
+      eventsCount,
+      ` · ${data.source} · written ${data.generatedAt} by toolledger ${data.version}`,
+    ),
+    data.live ? h("span", { class: "live", "data-testid": "live" }, "● live") : null,
+  );
+
+  // Filters
+  const kinds = h("span", { "data-testid": "kind-filters" });
+  const extSelect = h("select", { "data-testid": "extension-filter", "aria-label": "extension" });
+  const search = h("input", {
+    type: "search",
+    placeholder: "search text",
+    "aria-label": "search",
+    "data-testid": "search",
+  });
+  const shown = h("span", { class: "count", "data-testid": "shown-count" });
+  const filters = h(
+    "div",
+    { class: "filters" },
+    kinds,
+    extSelect,
+    h(
+      "label",
+      {},
+      h("input", {
+        type: "checkbox",
+        "data-testid": "problems-only",
+        onchange: (e: Event) => {
+          problemsOnly = (e.target as HTMLInputElement).checked;
+          applyFilters();
+        },
+      }),
+      " problems only",
+    ),
+    search,
+    shown,
+  );
+  extSelect.addEventListener("change", () => {
+    extension = extSelect.value;
+    applyFilters();
+  });
+  search.addEventListener("input", () => {
+    query = search.value.toLowerCase();
+    applyFilters();
+  });
+
+  const listEl = h("div", { class: "list", tabindex: 0, "data-testid": "timeline" });
+  const list = new VirtualList(listEl, ROW_HEIGHT, (index, top) =>
+    renderRow(timeline.rows[index]!, top),
+  );
+  let filtered = new Int32Array(0);
+
+  // Scrubber and state
+  const range = h("input", {
+    type: "range",
+    min: 0,
+    step: 1,
+    "data-testid": "scrubber",
+    "aria-label": "position",
+  });
+  const positionInput = h("input", {
+    type: "number",
+    min: 0,
+    "data-testid": "position",
+    "aria-label": "position number",
+  });
+  const chart = new TokenChart((count) => setCursor(count, true));
+  const stateEl = h("div", { "data-testid": "state" });
+  const detailEl = h("div", { class: "detail", "data-testid": "detail" });
+  const right = h(
+    "div",
+    { class: "right" },
+    h(
+      "div",
+      { class: "scrubber" },
+      h(
+        "div",
+        { class: "controls" },
+        h("button", { onclick: () => setCursor(cursor - 1, true), title: "previous event" }, "◀"),
+        h("button", { onclick: () => setCursor(cursor + 1, true), title: "next event" }, "▶"),
+        "position ",
+        positionInput,
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "checkbox",
+            "data-testid": "include-hidden",
+            onchange: (e: Event) => {
+              includeHidden = (e.target as HTMLInputElement).checked;
+              showState();
+            },
+          }),
+          " include hidden (R8)",
+        ),
+      ),
+      range,
+    ),
+    h(
+      "div",
+      { class: "tokens" },
+      h("h2", {}, "What deferral saved"),
+      h("div", { class: "figure", id: "tokens-figure" }),
+      chart.element,
+      h(
+        "div",
+        { class: "legend" },
+        `green: tokens of the tool definitions the model received; grey: the same registry with deferral off. ${data.tokens.tokenizer} tokens, ${data.tokens.definition}.`,
+      ),
+    ),
+    stateEl,
+    detailEl,
+  );
+  range.addEventListener("input", () => setCursor(Number(range.value), false));
+  positionInput.addEventListener("change", () =>
+    setCursor(timeline.countThrough(Number(positionInput.value)), true),
+  );
+
+  fill(app, header, h("main", {}, h("div", { class: "left" }, filters, listEl), right));
+
+  function renderRow(row: TimelineRow, top: number): HTMLElement {
+    const cls = `row ${row.severity}${row.index === selected ? " sel" : ""}${row.index >= cursor ? " after" : ""}`;
+    return h(
+      "div",
+      {
+        class: cls,
+        style: `top:${top}px`,
+        "data-index": row.index,
+        "data-position": row.position,
+        onclick: () => select(row.index),
+      },
+      h("span", { class: "pos" }, row.position),
+      h("span", { class: "time" }, row.at ? row.at.slice(11, 23) : ""),
+      h("span", { class: "type" }, row.type),
+      row.extensions.length > 0 ? h("span", { class: "ext" }, row.extensions.join(",")) : null,
+      h("span", { class: "text" }, row.text),
+      ...row.rules.slice(0, 2).map((id) => {
+        const r = data.rules[id];
+        const title = r ? `${id} ${r.title}: ${r.summary}` : id;
+        return r?.href
+          ? h(
+              "a",
+              {
+                class: "rule",
+                href: r.href,
+                target: "_blank",
+                title,
+                onclick: (e: Event) => e.stopPropagation(),
+              },
+              id,
+            )
+          : h("span", { class: "rule", title }, id);
+      }),
+    );
+  }
+
+  const typeCounts = new Map<string, number>();
+  const extensions = new Set<string>();
+  let counted = 0;
+
+  /** Kind and extension filters grow as events arrive (live sessions, kinds from newer builds). */
+  function updateFilterChoices(): void {
+    const before = typeCounts.size;
+    const extBefore = extensions.size;
+    for (; counted < timeline.length; counted++) {
+      const row = timeline.rows[counted]!;
+      typeCounts.set(row.type, (typeCounts.get(row.type) ?? 0) + 1);
+      for (const x of row.extensions) extensions.add(x);
+    }
+    fill(
+      kinds,
+      ...[...typeCounts].map(([type, count]) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "checkbox",
+            checked: !hiddenTypes.has(type),
+            "data-kind": type,
+            onchange: (e: Event) => {
+              if ((e.target as HTMLInputElement).checked) hiddenTypes.delete(type);
+              else hiddenTypes.add(type);
+              applyFilters();
+            },
+          }),
+          ` ${type} `,
+          h("span", { class: "count" }, count),
+        ),
+      ),
+    );
+    if (extensions.size !== extBefore || before === 0) {
+      fill(
+        extSelect,
+        h("option", { value: "" }, "all extensions"),
+        ...[...extensions]
+          .sort()
+          .map((x) => h("option", { value: x, selected: x === extension }, x)),
+      );
+    }
+    eventsCount.textContent = `${timeline.length.toLocaleString("en-US")} events`;
+  }
+
+  function matches(row: TimelineRow): boolean {
+    if (hiddenTypes.has(row.type)) return false;
+    if (extension !== "" && !row.extensions.includes(extension)) return false;
+    if (problemsOnly && row.severity !== "warn" && row.severity !== "error") return false;
+    if (
+      query !== "" &&
+      !`${row.position} ${row.type} ${row.extensions.join(" ")} ${row.text}`
+        .toLowerCase()
+        .includes(query)
+    )
+      return false;
+    return true;
+  }
+
+  function applyFilters(): void {
+    const out = new Int32Array(timeline.length);
+    let k = 0;
+    for (const row of timeline.rows) if (matches(row)) out[k++] = row.index;
+    filtered = out.subarray(0, k);
+    list.setItems(filtered);
+    shown.textContent = k === timeline.length ? "" : `${k.toLocaleString("en-US")} shown`;
+  }
+
+  let pending = 0;
+  let pendingCount = cursor;
+
+  function setCursor(count: number, immediate: boolean): void {
+    pendingCount = Math.max(0, Math.min(timeline.length, count));
+    range.value = String(pendingCount);
+    if (immediate) {
+      showCursor();
+      return;
+    }
+    if (pending === 0) pending = requestAnimationFrame(showCursor);
+  }
+
+  function showCursor(): void {
+    if (pending !== 0) cancelAnimationFrame(pending);
+    pending = 0;
+    cursor = pendingCount;
+    range.value = String(cursor);
+    positionInput.value = String(cursor === 0 ? 0 : timeline.rows[cursor - 1]!.position);
+    chart.mark(cursor);
+    showState();
+    list.refresh();
+  }
+
+  function showState(): void {
+    renderState(stateEl, timeline, data, cursor, includeHidden);
+  }
+
+  function select(index: number): void {
+    selected = index;
+    renderDetail(detailEl, timeline, data, timeline.rows[index], select);
+    const k = lowerBound(filtered, index);
+    if (filtered[k] === index) list.scrollToItem(k);
+    setCursor(index + 1, true);
+  }
+
+  listEl.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+    e.preventDefault();
+    const k =
+      selected === undefined
+        ? 0
+        : lowerBound(filtered, selected) + (e.key === "ArrowDown" ? 1 : -1);
+    const index = filtered[Math.max(0, Math.min(filtered.length - 1, k))];
+    if (index !== undefined) select(index);
+  });
+
+  function grow(entries: readonly ViewEntry[], points: readonly TokenPoint[]): void {
+    const following = cursor === timeline.length;
+    timeline.append(entries);
+    data.tokens.points.push(...points);
+    range.max = String(timeline.length);
+    updateFilterChoices();
+    applyFilters();
+    chart.draw(data.tokens.points, timeline.length);
+    if (following) {
+      setCursor(timeline.length, true);
+      listEl.scrollTop = listEl.scrollHeight;
+    } else chart.mark(cursor);
+  }
+
+  range.max = String(timeline.length);
+  updateFilterChoices();
+  applyFilters();
+  chart.draw(data.tokens.points, timeline.length);
+  setCursor(cursor, true);
+  renderDetail(detailEl, timeline, data, undefined, select);
+
+  if (data.live) {
+    const source = new EventSource(data.live.events);
+    source.addEventListener("events", (e) => {
+      const m = JSON.parse((e as MessageEvent<string>).data) as {
+        entries: ViewEntry[];
+        points: TokenPoint[];
+      };
+      grow(m.entries, m.points);
+    });
+  }
+
+  window.toolledgerView = {
+    readyMs: performance.now(),
+    events: timeline.length,
+    cursor: () => cursor,
+  };
+  document.documentElement.dataset.ready = "true";
+}
+
+function lowerBound(a: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+try {
+  start();
+} catch (error) {
+  const app = document.getElementById("app");
+  if (app)
+    fill(
+      app,
+      h(
+        "pre",
+        { class: "json" },
+        `toolledger view failed: ${(error as Error).stack ?? String(error)}`,
+      ),
+    );
+  throw error;
+}
