@@ -27,6 +27,30 @@ export function toViewEntry(entry: LogEntry): ViewEntry {
   };
 }
 
+/** Shares tools that refetches repeat: each distinct tool is sent once. */
+function internTools(entries: readonly LogEntry[]): Pick<ViewData, "entries" | "tools"> {
+  const index = new Map<string, number>();
+  const tools: unknown[] = [];
+  const out = entries.map((entry) => {
+    const view = toViewEntry(entry);
+    const event = entry.event;
+    if (event.type !== "ToolsFetched") return view;
+    const k = event.tools.map((tool) => {
+      const key = JSON.stringify(tool);
+      let i = index.get(key);
+      if (i === undefined) {
+        i = tools.length;
+        tools.push(tool);
+        index.set(key, i);
+      }
+      return i;
+    });
+    const { tools: _listed, ...rest } = event;
+    return { ...view, e: rest, k };
+  });
+  return { entries: out, tools };
+}
+
 /** The page's data: the events, and the token figure folded over them. */
 export function buildViewData(entries: readonly LogEntry[], options: ViewDataOptions): ViewData {
   const series = new ContextTokenSeries();
@@ -42,7 +66,7 @@ export function buildViewData(entries: readonly LogEntry[], options: ViewDataOpt
     source: options.source,
     generatedAt: options.now.toISOString(),
     version: options.version,
-    entries: entries.map(toViewEntry),
+    ...internTools(entries),
     tokens: { tokenizer: TOKENIZER, definition: TOKEN_DEFINITION, points: series.points },
     rules: options.rules,
     ...(options.live === undefined ? {} : { live: options.live }),

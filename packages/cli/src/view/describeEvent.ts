@@ -1,4 +1,4 @@
-import { getExtension, nameToKey, resolveTool, type State } from "@toolledger/core";
+import { findTool, getExtension, isEnabled, nameToKey, type State } from "@toolledger/core";
 
 export type Severity = "info" | "ok" | "warn" | "error";
 
@@ -40,11 +40,17 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
 const strs = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
+/** The extension a public name belongs to: its prefix (R3), else an unprefixed extension that has it. */
 function ownerOf(state: State, name: string): string {
-  const r = resolveTool(state, name, { includeHidden: true });
-  if (r.ok) return r.extension;
   const i = name.indexOf("__");
-  return nameToKey(i === -1 ? name : name.slice(0, i));
+  const prefix = nameToKey(i === -1 ? name : name.slice(0, i));
+  const ext = getExtension(state, prefix);
+  if (ext && findTool(ext, name)) return prefix;
+  for (const key of state.unprefixed) {
+    const u = getExtension(state, key);
+    if (u && findTool(u, name)) return key;
+  }
+  return prefix;
 }
 
 /**
@@ -162,8 +168,9 @@ export function describeEvent(
           ...related,
         };
       }
-      const was = new Set(before.enabled);
-      const added = after.enabled.filter((n) => !was.has(n));
+      const added = (request?.names ?? after.enabled).filter(
+        (n) => isEnabled(after, n) && !isEnabled(before, n),
+      );
       return {
         extensions,
         text: `✓ enable_tools ${callId} succeeded${added.length > 0 ? `: enabled ${list(added)}` : ": already eager, nothing new"}`,

@@ -14,7 +14,13 @@ export interface ViewData {
   generatedAt: string;
   /** The toolledger version that wrote the page. */
   version: string;
-  entries: ViewEntry[];
+  /**
+   * The events; a `ToolsFetched` event comes without its `tools`, and `k` lists their indexes
+   * in `tools` instead (refetches repeat the same tools: a long session shrinks severalfold).
+   */
+  entries: (ViewEntry & { k?: number[] })[];
+  /** Every distinct tool object the fetches listed. */
+  tools: unknown[];
   tokens: {
     tokenizer: string;
     /** How a tool definition is measured, for the page's legend. */
@@ -29,3 +35,13 @@ export interface ViewData {
 
 /** The element id of the embedded data. */
 export const VIEW_DATA_ID = "toolledger-data";
+
+/** Puts the shared tools back into the `ToolsFetched` events (the inverse of the builder's interning). */
+export function restoreEntry(
+  entry: ViewEntry & { k?: number[] },
+  tools: readonly unknown[],
+): ViewEntry {
+  if (entry.k === undefined) return entry;
+  const { k, ...rest } = entry;
+  return { ...rest, e: { ...entry.e, tools: k.map((i) => tools[i]) } };
+}

@@ -1,5 +1,5 @@
 import { SessionTimeline, type TimelineRow, type ViewEntry } from "../sessionTimeline.js";
-import { type TokenPoint, VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { restoreEntry, type TokenPoint, VIEW_DATA_ID, type ViewData } from "../viewData.js";
 import { fill, h } from "./dom.js";
 import { renderDetail, renderState } from "./statePanel.js";
 import { TokenChart } from "./tokenChart.js";
@@ -10,16 +10,43 @@ const ROW_HEIGHT = 22;
 declare global {
   interface Window {
     /** Read by the browser tests: how long the first render took, and the live state. */
-    toolledgerView?: { readyMs: number; events: number; cursor: () => number };
+    toolledgerView?: {
+      /** Milliseconds from navigation to the first render (timeline and scrubber usable). */
+      readyMs: number;
+      /** Milliseconds from navigation until every event was folded; undefined while folding. */
+      foldedMs?: number;
+      cursor: () => number;
+    };
   }
 }
 
 function start(): void {
-  const data = JSON.parse(document.getElementById(VIEW_DATA_ID)!.textContent!) as ViewData;
-  const timeline = new SessionTimeline(data.entries);
+  performance.mark("toolledger:start");
+  const text = document.getElementById(VIEW_DATA_ID)!.textContent!;
+  performance.mark("toolledger:text");
+  const data = JSON.parse(text) as ViewData;
+  performance.mark("toolledger:parsed");
+  const embedded = data.entries;
   data.entries = [];
+  const timeline = new SessionTimeline();
+  // Events are folded in slices between frames: the page is usable after the first slice.
+  let folded = 0;
+  let total = embedded.length;
+  const foldSome = (budgetMs: number) => {
+    const until = performance.now() + budgetMs;
+    const from = folded;
+    while (folded < embedded.length && performance.now() < until) {
+      const stop = Math.min(embedded.length, folded + 512);
+      const batch: ViewEntry[] = [];
+      for (; folded < stop; folded++) batch.push(restoreEntry(embedded[folded]!, data.tools));
+      timeline.append(batch);
+    }
+    return folded - from;
+  };
+  foldSome(200);
   const app = document.getElementById("app")!;
 
+  let following = true;
   let cursor = timeline.length;
   let selected: number | undefined;
   let includeHidden = false;
@@ -30,6 +57,7 @@ function start(): void {
 
   // Header
   const eventsCount = h("span", { "data-testid": "event-count" });
+  const progress = h("span", { class: "meta", "data-testid": "progress" });
   const header = h(
     "header",
     {},
@@ -41,6 +69,7 @@ function start(): void {
       ` · ${data.source} · written ${data.generatedAt} by toolledger ${data.version}`,
     ),
     data.live ? h("span", { class: "live", "data-testid": "live" }, "● live") : null,
+    progress,
   );
 
   // Filters
@@ -236,7 +265,11 @@ function start(): void {
           .map((x) => h("option", { value: x, selected: x === extension }, x)),
       );
     }
-    eventsCount.textContent = `${timeline.length.toLocaleString("en-US")} events`;
+    eventsCount.textContent = `${total.toLocaleString("en-US")} events`;
+    progress.textContent =
+      timeline.length < total
+        ? `reading events: ${Math.floor((timeline.length / total) * 100)}%`
+        : "";
   }
 
   function matches(row: TimelineRow): boolean {
@@ -291,6 +324,7 @@ function start(): void {
   }
 
   function select(index: number): void {
+    following = false;
     selected = index;
     renderDetail(detailEl, timeline, data, timeline.rows[index], select);
     const k = lowerBound(filtered, index);
@@ -309,44 +343,71 @@ function start(): void {
     if (index !== undefined) select(index);
   });
 
-  function grow(entries: readonly ViewEntry[], points: readonly TokenPoint[]): void {
-    const following = cursor === timeline.length;
-    timeline.append(entries);
-    data.tokens.points.push(...points);
+  /** After events were folded (a slice of the embedded ones, or live ones). */
+  function grown(): void {
     range.max = String(timeline.length);
     updateFilterChoices();
     applyFilters();
-    chart.draw(data.tokens.points, timeline.length);
     if (following) {
       setCursor(timeline.length, true);
-      listEl.scrollTop = listEl.scrollHeight;
-    } else chart.mark(cursor);
+      if (data.live) listEl.scrollTop = listEl.scrollHeight;
+    }
   }
 
-  range.max = String(timeline.length);
-  updateFilterChoices();
-  applyFilters();
-  chart.draw(data.tokens.points, timeline.length);
-  setCursor(cursor, true);
+  function live(entries: readonly ViewEntry[], points: readonly TokenPoint[]): void {
+    timeline.append(entries);
+    total = timeline.length;
+    data.tokens.points.push(...points);
+    chart.draw(data.tokens.points, total);
+    grown();
+  }
+
+  chart.draw(data.tokens.points, total);
+  grown();
   renderDetail(detailEl, timeline, data, undefined, select);
-
-  if (data.live) {
-    const source = new EventSource(data.live.events);
-    source.addEventListener("events", (e) => {
-      const m = JSON.parse((e as MessageEvent<string>).data) as {
-        entries: ViewEntry[];
-        points: TokenPoint[];
-      };
-      grow(m.entries, m.points);
-    });
-  }
-
-  window.toolledgerView = {
+  const view: NonNullable<Window["toolledgerView"]> = {
     readyMs: performance.now(),
-    events: timeline.length,
     cursor: () => cursor,
   };
+  window.toolledgerView = view;
   document.documentElement.dataset.ready = "true";
+
+  const done = () => {
+    view.foldedMs = performance.now();
+    document.documentElement.dataset.folded = "true";
+    if (data.live) {
+      const source = new EventSource(data.live.events);
+      source.addEventListener("events", (e) => {
+        const m = JSON.parse((e as MessageEvent<string>).data) as {
+          entries: ViewEntry[];
+          points: TokenPoint[];
+        };
+        live(m.entries, m.points);
+      });
+    }
+  };
+  if (folded === embedded.length) {
+    done();
+    return;
+  }
+  // While folding, the list and counts catch up every half second; the state panel shows the
+  // end once everything is folded (or whatever position the user picks meanwhile).
+  const channel = new MessageChannel();
+  let caughtUp = performance.now();
+  channel.port1.onmessage = () => {
+    foldSome(100);
+    const finished = folded === embedded.length;
+    if (finished || performance.now() - caughtUp > 500) {
+      caughtUp = performance.now();
+      const follow = following;
+      following = following && finished;
+      grown();
+      following = follow;
+    }
+    if (!finished) channel.port2.postMessage(0);
+    else done();
+  };
+  channel.port2.postMessage(0);
 }
 
 function lowerBound(a: Int32Array, x: number): number {
