@@ -295,18 +295,17 @@ function describeOther(
         ...(call === undefined ? {} : { related: call.index }),
       };
     }
-    case "ConversationStarted": {
+    case "ConversationStarted":
+    case "ConversationResumed": {
       const client = event.client as { name?: string; version?: string } | undefined;
       const transport = str(event.transport);
       return {
         extensions: [],
-        text: `conversation started${client?.name ? `: client ${client.name}${client.version ? ` ${client.version}` : ""}` : ""}${transport ? ` over ${transport}` : ""}${str(event.protocolVersion) ? ` (protocol ${str(event.protocolVersion)})` : ""}`,
+        text: `conversation ${event.type === "ConversationStarted" ? "started" : "resumed"}${client?.name ? `: client ${client.name}${client.version ? ` ${client.version}` : ""}` : ""}${transport ? ` over ${transport}` : ""}${str(event.protocolVersion) ? ` (protocol ${str(event.protocolVersion)})` : ""}`,
         severity: "info",
-        rules: ["C5", "C1"],
+        rules: event.type === "ConversationStarted" ? ["C5", "C1"] : ["C3", "C5"],
       };
     }
-    case "ConversationResumed":
-      return { extensions: [], text: "conversation resumed", severity: "info", rules: ["C3"] };
     case "ConversationClosed":
       return {
         extensions: [],
@@ -317,7 +316,7 @@ function describeOther(
     case "HostStarted":
       return {
         extensions: [],
-        text: `host started${str(event.hostname) ? ` on ${str(event.hostname)}` : ""}${typeof event.pid === "number" ? ` (pid ${event.pid})` : ""}${str(event.version) ? `, toolledger ${str(event.version)}` : ""}`,
+        text: `host started${str(event.hostname) ? ` on ${str(event.hostname)}` : ""}${typeof event.pid === "number" ? ` (pid ${event.pid})` : ""}${str(event.toolledgerVersion) ? `, toolledger ${str(event.toolledgerVersion)}` : ""}`,
         severity: "info",
         rules: ["C1"],
       };
