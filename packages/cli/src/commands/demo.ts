@@ -12,6 +12,12 @@ import {
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import {
+  type ContextTokens,
+  contextTokens,
+  formatContextTokens,
+  TOKENIZER,
+} from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
@@ -64,6 +70,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
   let client: ExtensionConnection | undefined;
   const script: ScriptStep[] = [];
   const started = Date.now();
+  let tokens: ContextTokens | undefined;
   try {
     say(`${o.out.bold("toolledger demo")}: a scripted session through the gateway\n`);
     session = await openSession({
@@ -197,6 +204,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       "tools/call calculator__calculate, through to the calculator server",
     );
     await s.settled();
+    tokens = contextTokens(s.state);
   } finally {
     await client?.close();
     await gateway?.close();
@@ -214,6 +222,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       `toolledger audit --session ${sessionId} --db ${db}`,
       `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
       `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `toolledger view ${sessionId} --db ${db} --open`,
       `toolledger export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
     ];
     if (json) {
@@ -223,6 +232,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
         script,
         replay: [...replaySteps(entries)].map((r) => r.step),
         audit,
+        tokens: tokens === undefined ? null : { tokenizer: TOKENIZER, ...tokens },
         next,
       });
       return EXIT.ok;
@@ -234,6 +244,10 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
     say(`\n${o.out.bold("Audit")} of enable_tools requests`);
     say(formatAuditRows(audit.requests, o));
+    if (tokens !== undefined) {
+      say(`\n${o.out.bold("What deferral saved")} at the end of the session (D4)`);
+      say(`  ${formatContextTokens(tokens)}`);
+    }
     say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
     const main = fileURLToPath(new URL("../main.js", import.meta.url));

@@ -37,17 +37,16 @@ const escapeHtml = (s: string) =>
 
 /**
  * The whole page: data, styles and script inline. The Content-Security-Policy allows this one
- * script (by hash) and no request at all, except the live event stream when served live.
+ * script (by hash) and no request at all.
  */
 export function renderViewHtml(data: ViewData, pageScript: string = readPageScript()): string {
   const hash = createHash("sha256").update(pageScript).digest("base64");
-  const connect = data.live === undefined ? "'none'" : "'self'";
   const csp = [
     "default-src 'none'",
     `script-src 'sha256-${hash}'`,
     "style-src 'unsafe-inline'",
     "img-src data:",
-    `connect-src ${connect}`,
+    "connect-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");

@@ -1,28 +1,20 @@
+import { initialState, type State } from "@toolledger/core";
 import {
-  EVENT_TYPES,
-  evolve,
-  initialState,
-  type State,
-  type ToolledgerEvent,
-} from "@toolledger/core";
-import {
-  type AnyEvent,
   type DescribeContext,
   describeEvent,
   newDescribeContext,
   type Severity,
 } from "./describeEvent.js";
-
-/** One event as the page receives it: position, recording time, the event. */
-export interface ViewEntry {
-  p: number;
-  t?: string;
-  e: AnyEvent;
-}
+import type { ViewEntry } from "./viewData.js";
+import type { ViewStep } from "./viewSteps.js";
 
 export interface TimelineRow {
   index: number;
+  /** The step's number in the session's fold, from 1 (what `replay --to` takes). */
   position: number;
+  stream: string;
+  /** Position in its own stream. */
+  streamPosition: number;
   at: string | undefined;
   type: string;
   extensions: string[];
@@ -35,48 +27,34 @@ export interface TimelineRow {
   followers?: number[];
 }
 
-/** Events between two kept states; scrubbing folds at most this many. */
-export const CHECKPOINT_STRIDE = 256;
-
-const KNOWN = new Set<string>(EVENT_TYPES);
-
 /**
- * A session as the view reads it: every event described once as it is folded with the core
- * reducer, and the state after any prefix rebuilt from the nearest kept state, so a position's
- * state is exactly `replay --to` (the same `evolve` over the same events). Runs in the browser
- * and in Node.
+ * A session as the view reads it: every step of its fold described once, with the state
+ * after it kept, so a position's state is exactly what `replay --to` folds (the same core
+ * fold over the same events). Runs in the browser and in Node.
  */
 export class SessionTimeline {
   readonly entries: ViewEntry[] = [];
   readonly rows: TimelineRow[] = [];
-  /** `checkpoints[k]` is the state after the first `k * CHECKPOINT_STRIDE` events. */
-  private readonly checkpoints: State[] = [initialState()];
-  private state: State = initialState();
+  /** `states[i]` is the state after step `i + 1` (states share structure: a step costs what it changed). */
+  private readonly states: State[] = [];
   private readonly ctx: DescribeContext = newDescribeContext();
-
-  constructor(entries: readonly ViewEntry[] = []) {
-    this.append(entries);
-  }
+  private readonly initial = initialState();
 
   get length(): number {
     return this.entries.length;
   }
 
-  /** The state after every event so far. */
-  get last(): State {
-    return this.state;
-  }
-
-  /** Folds and describes more events (live sessions grow). */
-  append(entries: readonly ViewEntry[]): void {
-    for (const entry of entries) {
+  /** Describes more steps (the fold runs in slices; live sessions grow). */
+  append(steps: Iterable<ViewStep>): void {
+    for (const { stream, entry, state } of steps) {
       const index = this.entries.length;
-      const before = this.state;
-      const after = foldOne(before, entry.e);
-      const d = describeEvent(entry.e, index, before, after, this.ctx);
+      const before = this.stateAfter(index);
+      const d = describeEvent(entry.e, index, before, state, this.ctx);
       const row: TimelineRow = {
         index,
-        position: entry.p,
+        position: index + 1,
+        stream,
+        streamPosition: entry.p,
         at: entry.t ?? (typeof entry.e.at === "string" ? entry.e.at : undefined),
         type: entry.e.type,
         extensions: d.extensions,
@@ -94,36 +72,14 @@ export class SessionTimeline {
       }
       this.entries.push(entry);
       this.rows.push(row);
-      this.state = after;
-      if (this.entries.length % CHECKPOINT_STRIDE === 0) this.checkpoints.push(after);
+      this.states.push(state);
     }
   }
 
-  /** The state after the first `count` events (0: the initial state). */
+  /** The state after the first `count` steps (0: the initial state). */
   stateAfter(count: number): State {
-    if (count < 0 || count > this.entries.length)
-      throw new RangeError(`no state after ${count} of ${this.entries.length} events`);
-    if (count === this.entries.length) return this.state;
-    const k = Math.floor(count / CHECKPOINT_STRIDE);
-    let state = this.checkpoints[k]!;
-    for (let i = k * CHECKPOINT_STRIDE; i < count; i++) state = foldOne(state, this.entries[i]!.e);
-    return state;
+    if (count < 0 || count > this.states.length)
+      throw new RangeError(`no state after ${count} of ${this.states.length} steps`);
+    return count === 0 ? this.initial : this.states[count - 1]!;
   }
-
-  /** How many events have a position at or before `position` (what `replay --to position` folds). */
-  countThrough(position: number): number {
-    let lo = 0;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.entries[mid]!.p <= position) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-}
-
-/** `evolve`, except that a kind this build's core does not know leaves the state as it was. */
-export function foldOne(state: State, event: AnyEvent): State {
-  return KNOWN.has(event.type) ? evolve(state, event as ToolledgerEvent) : state;
 }

@@ -21,6 +21,7 @@ main{display:grid;grid-template-columns:minmax(0,58fr) minmax(360px,42fr);min-he
 .spacer{position:relative;width:100%}
 .row{position:absolute;left:0;right:0;height:22px;line-height:22px;padding:0 8px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;cursor:pointer;border-bottom:1px solid var(--line)}
 .row:hover{background:var(--panel)}
+.row.reg .pos{border-left:3px solid var(--chart-off)}
 .row.sel{background:var(--sel)}
 .row.after{opacity:.55}
 .row .pos{display:inline-block;width:6.5ch;text-align:right;color:var(--dim);margin-right:8px}

@@ -1,5 +1,6 @@
-import { SessionTimeline, type TimelineRow, type ViewEntry } from "../sessionTimeline.js";
-import { restoreEntry, type TokenPoint, VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { SessionTimeline, type TimelineRow } from "../sessionTimeline.js";
+import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { type ViewStep, viewSteps } from "../viewSteps.js";
 import { fill, h } from "./dom.js";
 import { renderDetail, renderState } from "./statePanel.js";
 import { TokenChart } from "./tokenChart.js";
@@ -9,7 +10,7 @@ const ROW_HEIGHT = 22;
 
 declare global {
   interface Window {
-    /** Read by the browser tests: how long the first render took, and the live state. */
+    /** Read by the browser tests: how long the first render and the whole fold took, and the cursor. */
     toolledgerView?: {
       /** Milliseconds from navigation to the first render (timeline and scrubber usable). */
       readyMs: number;
@@ -26,22 +27,26 @@ function start(): void {
   performance.mark("toolledger:text");
   const data = JSON.parse(text) as ViewData;
   performance.mark("toolledger:parsed");
-  const embedded = data.entries;
-  data.entries = [];
   const timeline = new SessionTimeline();
-  // Events are folded in slices between frames: the page is usable after the first slice.
-  let folded = 0;
-  let total = embedded.length;
+  const mainStream = data.streams[0]?.id;
+  // The fold runs in slices between frames: the page is usable after the first slice.
+  const steps = viewSteps(data.streams, data.tools);
+  let finished = false;
+  const total = data.steps;
   const foldSome = (budgetMs: number) => {
     const until = performance.now() + budgetMs;
-    const from = folded;
-    while (folded < embedded.length && performance.now() < until) {
-      const stop = Math.min(embedded.length, folded + 512);
-      const batch: ViewEntry[] = [];
-      for (; folded < stop; folded++) batch.push(restoreEntry(embedded[folded]!, data.tools));
+    while (!finished && performance.now() < until) {
+      const batch: ViewStep[] = [];
+      for (let i = 0; i < 512; i++) {
+        const next = steps.next();
+        if (next.done) {
+          finished = true;
+          break;
+        }
+        batch.push(next.value);
+      }
       timeline.append(batch);
     }
-    return folded - from;
   };
   foldSome(200);
   const app = document.getElementById("app")!;
@@ -68,7 +73,6 @@ function start(): void {
       eventsCount,
       ` · ${data.source} · written ${data.generatedAt} by toolledger ${data.version}`,
     ),
-    data.live ? h("span", { class: "live", "data-testid": "live" }, "● live") : null,
     progress,
   );
 
@@ -179,19 +183,24 @@ function start(): void {
     stateEl,
     detailEl,
   );
-  range.addEventListener("input", () => setCursor(Number(range.value), false));
-  positionInput.addEventListener("change", () =>
-    setCursor(timeline.countThrough(Number(positionInput.value)), true),
-  );
+  range.addEventListener("input", () => {
+    following = false;
+    setCursor(Number(range.value), false);
+  });
+  positionInput.addEventListener("change", () => {
+    following = false;
+    setCursor(Number(positionInput.value), true);
+  });
 
   fill(app, header, h("main", {}, h("div", { class: "left" }, filters, listEl), right));
 
   function renderRow(row: TimelineRow, top: number): HTMLElement {
-    const cls = `row ${row.severity}${row.index === selected ? " sel" : ""}${row.index >= cursor ? " after" : ""}`;
+    const cls = `row ${row.severity}${row.stream === mainStream ? "" : " reg"}${row.index === selected ? " sel" : ""}${row.index >= cursor ? " after" : ""}`;
     return h(
       "div",
       {
         class: cls,
+        title: `${row.stream} #${row.streamPosition}`,
         style: `top:${top}px`,
         "data-index": row.index,
         "data-position": row.position,
@@ -226,7 +235,7 @@ function start(): void {
   const extensions = new Set<string>();
   let counted = 0;
 
-  /** Kind and extension filters grow as events arrive (live sessions, kinds from newer builds). */
+  /** Kind and extension filters grow as the fold proceeds (kinds from newer builds included). */
   function updateFilterChoices(): void {
     const before = typeCounts.size;
     const extBefore = extensions.size;
@@ -343,23 +352,14 @@ function start(): void {
     if (index !== undefined) select(index);
   });
 
-  /** After events were folded (a slice of the embedded ones, or live ones). */
+  /** After a slice of the fold. */
   function grown(): void {
     range.max = String(timeline.length);
     updateFilterChoices();
     applyFilters();
     if (following) {
       setCursor(timeline.length, true);
-      if (data.live) listEl.scrollTop = listEl.scrollHeight;
     }
-  }
-
-  function live(entries: readonly ViewEntry[], points: readonly TokenPoint[]): void {
-    timeline.append(entries);
-    total = timeline.length;
-    data.tokens.points.push(...points);
-    chart.draw(data.tokens.points, total);
-    grown();
   }
 
   chart.draw(data.tokens.points, total);
@@ -375,18 +375,8 @@ function start(): void {
   const done = () => {
     view.foldedMs = performance.now();
     document.documentElement.dataset.folded = "true";
-    if (data.live) {
-      const source = new EventSource(data.live.events);
-      source.addEventListener("events", (e) => {
-        const m = JSON.parse((e as MessageEvent<string>).data) as {
-          entries: ViewEntry[];
-          points: TokenPoint[];
-        };
-        live(m.entries, m.points);
-      });
-    }
   };
-  if (folded === embedded.length) {
+  if (finished) {
     done();
     return;
   }
@@ -396,7 +386,6 @@ function start(): void {
   let caughtUp = performance.now();
   channel.port1.onmessage = () => {
     foldSome(100);
-    const finished = folded === embedded.length;
     if (finished || performance.now() - caughtUp > 500) {
       caughtUp = performance.now();
       const follow = following;
