@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { exampleServers } from "@toolledger/adapters-mcp";
 import { compareBytes, type McpTool } from "@toolledger/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -207,6 +208,63 @@ describe("toolledger view: the page in a real Chromium (Debian's chromium, drive
     expect(requests).toHaveLength(1);
     expect(problems).toEqual([]);
   });
+
+  test("the demo's conversation: registry and conversation events in one timeline; the demo, `tools` and the view show the same token figure", async () => {
+    const t = testDeps();
+    const db = join(t.dir, "demo.db");
+    expect(await run(["demo", "--db", db, "--json"], t.deps)).toBe(EXIT.ok);
+    const demo = JSON.parse(t.stdout()) as {
+      session: string;
+      tokens: { tokenizer: string; received: number; deferralOff: number };
+    };
+    expect(demo.tokens.tokenizer).toBe("o200k_base");
+    expect(demo.tokens.received).toBeLessThan(demo.tokens.deferralOff);
+
+    const { page, problems, requests } = await watchedPage(browser);
+    await open(page, await view([demo.session, "--db", db]));
+    const tokens = page.locator("[data-testid=tokens]");
+    expect(await tokens.getAttribute("data-received")).toBe(String(demo.tokens.received));
+    expect(await tokens.getAttribute("data-off")).toBe(String(demo.tokens.deferralOff));
+    const types = await page.locator("[data-testid=timeline] .row .type").allTextContents();
+    // C1: the host's registry events are folded into the conversation's timeline, calls too (C4).
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "HostStarted",
+        "ConversationStarted",
+        "ExtensionAdded",
+        "ToolsFetched",
+        "ToolCallStarted",
+        "ToolCallFinished",
+        "ConversationClosed",
+      ]),
+    );
+    expect(await page.locator("[data-testid=timeline] .row.warn").first().textContent()).toContain(
+      "refused",
+    );
+
+    // `tools` on the same servers, nothing enabled: the figure the view shows before the first enable.
+    const config = join(t.dir, "servers.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: Object.fromEntries(
+          exampleServers().map((s) => [s.name, { command: s.command, args: s.args }]),
+        ),
+      }),
+    );
+    const tl = testDeps();
+    expect(
+      await run(["tools", "--config", config, "--deferral", "lookup", "--json"], tl.deps),
+    ).toBe(EXIT.ok);
+    const listed = JSON.parse(tl.stdout()) as { tokens: { received: number; deferralOff: number } };
+    const firstEnable = types.indexOf("EnableToolsResponded") + 1;
+    await page.locator("[data-testid=position]").fill(String(firstEnable - 1));
+    await page.locator("[data-testid=position]").press("Enter");
+    expect(await tokens.getAttribute("data-received")).toBe(String(listed.tokens.received));
+    expect(await tokens.getAttribute("data-off")).toBe(String(listed.tokens.deferralOff));
+    expect(problems).toEqual([]);
+    expect(requests).toHaveLength(1);
+  }, 120_000);
 
   test("a 100,000-event session renders, scrolls and scrubs (render time reported, the bound is measured in pnpm bench)", async () => {
     const t = testDeps();
