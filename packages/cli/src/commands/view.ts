@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { formatContextTokens } from "../contextTokens.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { loadLog } from "../loadLog.js";
 import { createOutput } from "../output.js";
 import { buildViewData } from "../view/buildViewData.js";
-import { loadViewStreams } from "../view/loadViewStreams.js";
 import { openInBrowser } from "../view/openInBrowser.js";
 import { renderViewHtml } from "../view/renderViewHtml.js";
 import { defaultRulesDocument, viewRules } from "../view/rulesDocument.js";
@@ -19,11 +19,12 @@ export async function viewCommand(args: readonly string[], deps: Deps): Promise<
     o.data(renderHelp(viewSpec, o.out.bold));
     return EXIT.ok;
   }
-  const source = await loadViewStreams(parsed.positionals[0]!, stringOption(parsed, "db"), deps);
-  const { title } = source;
-  const data = buildViewData(source.streams, {
+  const source = parsed.positionals[0]!;
+  const log = await loadLog(source, stringOption(parsed, "db"), deps);
+  const title = log.session ?? basename(source).replace(/\.jsonl?$/, "");
+  const data = buildViewData(log.entries, {
     title,
-    source: source.label,
+    source: log.label,
     version: deps.version,
     now: deps.now(),
     rules: viewRules(defaultRulesDocument()),
@@ -33,13 +34,16 @@ export async function viewCommand(args: readonly string[], deps: Deps): Promise<
   const file =
     out !== undefined
       ? resolve(deps.cwd, out)
-      : join(source.directory, `${title.replace(/[^A-Za-z0-9._-]/g, "_")}.html`);
+      : join(
+          log.db !== undefined ? dirname(log.db) : dirname(resolve(deps.cwd, source)),
+          `${title.replace(/[^A-Za-z0-9._-]/g, "_")}.html`,
+        );
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, html);
   const last = data.tokens.points.at(-1);
   o.data(file);
   o.note(
-    `wrote the view of ${source.label} (${data.steps} events, ${(Buffer.byteLength(html) / 2 ** 20).toFixed(1)} MiB)${last ? `; at the end: ${formatContextTokens({ received: last[1], deferralOff: last[2] })}` : ""}`,
+    `wrote the view of ${log.label} (${data.steps} events, ${(Buffer.byteLength(html) / 2 ** 20).toFixed(1)} MiB)${last ? `; at the end: ${formatContextTokens({ received: last[1], deferralOff: last[2] })}` : ""}`,
   );
   if (booleanOption(parsed, "open")) {
     const failure = await openInBrowser(file, deps);

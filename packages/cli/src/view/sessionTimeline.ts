@@ -1,20 +1,21 @@
 import { initialState, type State } from "@toolledger/core";
+import type { FoldedEntry } from "../foldEntries.js";
+import type { LogEntry } from "../logEntry.js";
 import {
   type DescribeContext,
   describeEvent,
   newDescribeContext,
   type Severity,
 } from "./describeEvent.js";
-import type { ViewEntry } from "./viewData.js";
-import type { ViewStep } from "./viewSteps.js";
 
 export interface TimelineRow {
   index: number;
-  /** The step's number in the session's fold, from 1 (what `replay --to` takes). */
+  /** The position `replay` prints and `replay --to` takes. */
   position: number;
-  stream: string;
-  /** Position in its own stream. */
-  streamPosition: number;
+  /** How replay shows it when it is not the conversation's own position (`h12`). */
+  label: string;
+  /** The stream it belongs to, for logs of more than one (C1). */
+  stream: string | undefined;
   at: string | undefined;
   type: string;
   extensions: string[];
@@ -33,7 +34,7 @@ export interface TimelineRow {
  * fold over the same events). Runs in the browser and in Node.
  */
 export class SessionTimeline {
-  readonly entries: ViewEntry[] = [];
+  readonly entries: LogEntry[] = [];
   readonly rows: TimelineRow[] = [];
   /** `states[i]` is the state after step `i + 1` (states share structure: a step costs what it changed). */
   private readonly states: State[] = [];
@@ -45,18 +46,18 @@ export class SessionTimeline {
   }
 
   /** Describes more steps (the fold runs in slices; live sessions grow). */
-  append(steps: Iterable<ViewStep>): void {
-    for (const { stream, entry, state } of steps) {
+  append(steps: Iterable<Pick<FoldedEntry, "entry" | "state">>): void {
+    for (const { entry, state } of steps) {
       const index = this.entries.length;
       const before = this.stateAfter(index);
-      const d = describeEvent(entry.e, index, before, state, this.ctx);
+      const d = describeEvent(entry.event as never, index, before, state, this.ctx);
       const row: TimelineRow = {
         index,
-        position: index + 1,
-        stream,
-        streamPosition: entry.p,
-        at: entry.t ?? (typeof entry.e.at === "string" ? entry.e.at : undefined),
-        type: entry.e.type,
+        position: entry.position,
+        label: entry.label ?? String(entry.position),
+        stream: entry.streamId,
+        at: entry.recordedAt ?? entry.event.at,
+        type: entry.event.type,
         extensions: d.extensions,
         text: d.text,
         severity: d.severity,
@@ -74,6 +75,18 @@ export class SessionTimeline {
       this.rows.push(row);
       this.states.push(state);
     }
+  }
+
+  /** How many steps have a position at or before `position` (what `replay --to position` folds). */
+  countThrough(position: number): number {
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.rows[mid]!.position <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The state after the first `count` steps (0: the initial state). */

@@ -257,11 +257,25 @@ describe("toolledger view: the page in a real Chromium (Debian's chromium, drive
       await run(["tools", "--config", config, "--deferral", "lookup", "--json"], tl.deps),
     ).toBe(EXIT.ok);
     const listed = JSON.parse(tl.stdout()) as { tokens: { received: number; deferralOff: number } };
-    const firstEnable = types.indexOf("EnableToolsResponded") + 1;
-    await page.locator("[data-testid=position]").fill(String(firstEnable - 1));
+    const request = page.locator("[data-testid=timeline] .row", {
+      hasText: "EnableToolsRequested",
+    });
+    const position = Number(await request.first().getAttribute("data-position"));
+    await page.locator("[data-testid=position]").fill(String(position));
     await page.locator("[data-testid=position]").press("Enter");
     expect(await tokens.getAttribute("data-received")).toBe(String(listed.tokens.received));
     expect(await tokens.getAttribute("data-off")).toBe(String(listed.tokens.deferralOff));
+    // The conversation folded with its registry stream, at a few positions, as `replay --to` says.
+    for (const p of [2, position, position + 3, position + 10]) {
+      await page.locator("[data-testid=position]").fill(String(p));
+      await page.locator("[data-testid=position]").press("Enter");
+      const { heading: _h, ...shown } = await shownState(page);
+      const r = testDeps();
+      expect(
+        await run(["replay", demo.session, "--db", db, "--to", String(p), "--json"], r.deps),
+      ).toBe(EXIT.ok);
+      expect(shown, `position ${p}`).toEqual(expectedState(JSON.parse(r.stdout()) as ReplayTo));
+    }
     expect(problems).toEqual([]);
     expect(requests).toHaveLength(1);
   }, 120_000);

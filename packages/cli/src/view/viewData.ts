@@ -1,12 +1,18 @@
 import type { ViewRule } from "./ruleCatalog.js";
 
-/** One stored event as the page receives it. */
+/** One log entry as the page receives it (a `LogEntry` with short keys). */
 export interface ViewEntry {
-  /** Position in its stream. */
+  /** Position as `replay` numbers it (a conversation's own position; a registry event shares the one it follows). */
   p: number;
-  /** Position in the whole store (global order, C1); the stream position for a JSONL log. */
-  g: number;
-  /** When the store recorded it. */
+  /** How replay shows the position when it is not the conversation's own (`h12`). */
+  l?: string;
+  /** Index of its stream in `ViewData.streams`, for logs of more than one stream (C1). */
+  s?: number;
+  /** Position in its stream. */
+  sp?: number;
+  /** Position in the whole store (global order). */
+  g?: number;
+  /** When it was recorded. */
   t?: string;
   e: { type: string } & Record<string, unknown>;
   /**
@@ -14,12 +20,6 @@ export interface ViewEntry {
    * `ViewData.tools` (refetches repeat the same tools: a long session shrinks severalfold).
    */
   k?: number[];
-}
-
-/** A stream the session's fold reads. */
-export interface ViewStream {
-  id: string;
-  events: ViewEntry[];
 }
 
 /** `[count, received, deferralOff]`: the figure from the state after `count` steps on. */
@@ -35,13 +35,12 @@ export interface ViewData {
   generatedAt: string;
   /** The toolledger version that wrote the page. */
   version: string;
-  /**
-   * The session's stream first (a conversation, a legacy session or a log file), then the
-   * registry streams a conversation observes (C1): the page folds them as `replay` does.
-   */
-  streams: ViewStream[];
-  /** How many steps the fold of `streams` has (registry events a conversation did not see are not steps). */
+  /** The log in the order `replay` reads it: a conversation with the registry events it observes (C1). */
+  entries: ViewEntry[];
+  /** How many steps the fold of `entries` has (a closed conversation ignores later registry events). */
   steps: number;
+  /** Stream ids the entries refer to (the conversation's first). */
+  streams: string[];
   /** Every distinct tool object the fetches listed. */
   tools: unknown[];
   tokens: {
@@ -56,10 +55,3 @@ export interface ViewData {
 
 /** The element id of the embedded data. */
 export const VIEW_DATA_ID = "toolledger-data";
-
-/** Puts the shared tools back into a `ToolsFetched` event (the inverse of the builder's interning). */
-export function restoreEntry(entry: ViewEntry, tools: readonly unknown[]): ViewEntry {
-  if (entry.k === undefined) return entry;
-  const { k, ...rest } = entry;
-  return { ...rest, e: { ...entry.e, tools: k.map((i) => tools[i]) } };
-}

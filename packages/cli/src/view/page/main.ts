@@ -1,6 +1,7 @@
+import { type FoldedEntry, foldEntries } from "../../foldEntries.js";
 import { SessionTimeline, type TimelineRow } from "../sessionTimeline.js";
 import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
-import { type ViewStep, viewSteps } from "../viewSteps.js";
+import { fromViewEntry } from "../viewEntries.js";
 import { fill, h } from "./dom.js";
 import { renderDetail, renderState } from "./statePanel.js";
 import { TokenChart } from "./tokenChart.js";
@@ -28,15 +29,16 @@ function start(): void {
   const data = JSON.parse(text) as ViewData;
   performance.mark("toolledger:parsed");
   const timeline = new SessionTimeline();
-  const mainStream = data.streams[0]?.id;
+  const mainStream = data.streams[0];
   // The fold runs in slices between frames: the page is usable after the first slice.
-  const steps = viewSteps(data.streams, data.tools);
+  const steps = foldEntries(data.entries.map((v) => fromViewEntry(v, data)));
+  data.entries = [];
   let finished = false;
   const total = data.steps;
   const foldSome = (budgetMs: number) => {
     const until = performance.now() + budgetMs;
     while (!finished && performance.now() < until) {
-      const batch: ViewStep[] = [];
+      const batch: FoldedEntry[] = [];
       for (let i = 0; i < 512; i++) {
         const next = steps.next();
         if (next.done) {
@@ -189,7 +191,7 @@ function start(): void {
   });
   positionInput.addEventListener("change", () => {
     following = false;
-    setCursor(Number(positionInput.value), true);
+    setCursor(timeline.countThrough(Number(positionInput.value)), true);
   });
 
   fill(app, header, h("main", {}, h("div", { class: "left" }, filters, listEl), right));
@@ -200,13 +202,13 @@ function start(): void {
       "div",
       {
         class: cls,
-        title: `${row.stream} #${row.streamPosition}`,
+        title: row.stream ?? "",
         style: `top:${top}px`,
         "data-index": row.index,
         "data-position": row.position,
         onclick: () => select(row.index),
       },
-      h("span", { class: "pos" }, row.position),
+      h("span", { class: "pos" }, row.label),
       h("span", { class: "time" }, row.at ? row.at.slice(11, 23) : ""),
       h("span", { class: "type" }, row.type),
       row.extensions.length > 0 ? h("span", { class: "ext" }, row.extensions.join(",")) : null,

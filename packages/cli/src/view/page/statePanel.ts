@@ -175,7 +175,7 @@ export function renderDetail(
   }
   const before = timeline.stateAfter(row.index);
   const after = timeline.stateAfter(row.index + 1);
-  const event = timeline.entries[row.index]!.e;
+  const event = timeline.entries[row.index]!.event;
   const changes = isKnown(event)
     ? diffStates(before, after, event as never).map((c) => formatChange(c, plain))
     : [];
