@@ -16,6 +16,7 @@ import { replayThroughput } from "./replayThroughput.js";
 import { sessionLogOptions } from "./sessionLog.js";
 import { sessionLogFile } from "./sessionLogFile.js";
 import { appendWorkload, sqliteAppendLoad } from "./sqliteAppendLoad.js";
+import { viewRender } from "./viewRender.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
 const args = new Map(
@@ -75,6 +76,7 @@ const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
+await step("8", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

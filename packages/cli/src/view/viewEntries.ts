@@ -1,4 +1,5 @@
 import type { ToolledgerEvent } from "@toolledger/core";
+import { conversationStreamOf } from "../foldEntries.js";
 import type { LogEntry } from "../logEntry.js";
 import type { ViewData, ViewEntry } from "./viewData.js";
 
@@ -9,8 +10,10 @@ import type { ViewData, ViewEntry } from "./viewData.js";
 export function toViewEntries(
   entries: readonly LogEntry[],
 ): Pick<ViewData, "entries" | "streams" | "tools"> {
-  const streams: string[] = [];
-  const streamIndex = new Map<string, number>();
+  // The conversation's own stream first: the page tells its events from the registry's by it.
+  const conversation = conversationStreamOf(entries);
+  const streams: string[] = conversation === null ? [] : [conversation];
+  const streamIndex = new Map<string, number>(streams.map((s, i) => [s, i]));
   const toolIndex = new Map<string, number>();
   const tools: unknown[] = [];
   const out = entries.map((entry): ViewEntry => {
