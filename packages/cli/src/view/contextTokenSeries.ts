@@ -1,4 +1,5 @@
 import {
+  type Command,
   collisionOwners,
   compareBytes,
   decide,
@@ -50,7 +51,7 @@ function lineTokens(name: string): number {
 /** Tokens of the prompt section's text before its first name, read off the core's own model view. */
 const promptHead: number = (() => {
   let state = initialState();
-  for (const command of [
+  const commands: Command[] = [
     { type: "ConfigureDeferral", mode: "lookup", alwaysLoad: [] },
     { type: "AddExtension", name: "x", kind: "stdio", configFingerprint: "x" },
     {
@@ -59,7 +60,8 @@ const promptHead: number = (() => {
       startedAtVersion: 1,
       tools: [{ name: "t", inputSchema: { type: "object" } }],
     },
-  ] as const) {
+  ];
+  for (const command of commands) {
     const d = decide(state, command);
     if (!d.ok) throw new Error(d.error.message);
     state = d.events.reduce(evolve, state);
