@@ -2,8 +2,12 @@ import {
   type Command,
   decide,
   evolve,
+  getExtension,
   initialState,
+  isAppOnly,
+  listTools,
   type McpTool,
+  modelView,
   type State,
 } from "@toolledger/core";
 import fc from "fast-check";
@@ -33,6 +37,8 @@ const RAW = [
   "ünï",
   "search",
   "enable_tools",
+  "notes__add",
+  "a__b__c",
   "x__y",
   "list",
   "zz",
@@ -49,6 +55,14 @@ const tool = fc.record({
 });
 
 const command = fc.oneof(
+  // R10's examples: a's b__c and a__b's c; notes' add and the unprefixed bare's notes__add.
+  fc.constantFrom(
+    { type: "fetch", ext: "a", tools: [{ name: "b__c", appOnly: false, props: 1 }] },
+    { type: "fetch", ext: "a__b", tools: [{ name: "c", appOnly: false, props: 2 }] },
+    { type: "fetch", ext: "notes", tools: [{ name: "add", appOnly: false, props: 0 }] },
+    { type: "fetch", ext: "bare", tools: [{ name: "notes__add", appOnly: false, props: 3 }] },
+    { type: "fetch", ext: "bare2", tools: [{ name: "enable_tools", appOnly: false, props: 1 }] },
+  ),
   fc.record({
     type: fc.constant("add"),
     ext: fc.constantFrom(...EXTENSIONS),
@@ -76,7 +90,7 @@ const command = fc.oneof(
   fc.record({ type: fc.constant("clear") }),
 );
 
-function build(commands: readonly fc.RecordValue<unknown>[] | unknown[]): State[] {
+function build(commands: readonly unknown[]): State[] {
   let state = initialState();
   const states: State[] = [];
   let call = 0;
@@ -101,6 +115,15 @@ function build(commands: readonly fc.RecordValue<unknown>[] | unknown[]): State[
         });
         break;
       case "fetch": {
+        if (getExtension(state, raw.ext as string) === undefined) {
+          apply({
+            type: "AddExtension",
+            name: raw.ext as string,
+            kind: raw.ext === "plat" ? "platform" : "stdio",
+            exposeUnprefixed: (raw.ext as string).startsWith("bare"),
+            configFingerprint: "fp",
+          });
+        }
         const tools: McpTool[] = (
           raw.tools as { name: string; description?: string; appOnly: boolean; props: number }[]
         ).map((t) => ({
@@ -133,10 +156,10 @@ function build(commands: readonly fc.RecordValue<unknown>[] | unknown[]): State[
         });
         break;
       case "enable": {
-        const names = [...(state.extensions ? [] : [])];
-        const deferred = stateNames(state);
+        const names: string[] = [];
+        const listed = listTools(state).map((t) => t.publicName);
         for (const i of raw.pick as number[])
-          if (deferred.length > 0) names.push(deferred[i % deferred.length]!);
+          if (listed.length > 0) names.push(listed[i % listed.length]!);
         if (names.length > 0) apply({ type: "EnableTools", callId: `c${++call}`, names });
         break;
       }
@@ -148,25 +171,26 @@ function build(commands: readonly fc.RecordValue<unknown>[] | unknown[]): State[
   return states;
 }
 
-function stateNames(state: State): string[] {
-  return contextTokensNames(state);
-}
-
-import { listTools } from "@toolledger/core";
-
-function contextTokensNames(state: State): string[] {
-  return listTools(state).map((t) => t.publicName);
-}
-
 describe("the view's incremental token count equals contextTokens (the figure tools and the demo print)", () => {
   test("property: arbitrary registries (collisions, hidden, platform, app-only, unprefixed, a registry enable_tools, odd names)", () => {
+    const seen = { prompt: 0, collisions: 0, enabled: 0, shadowed: 0, hidden: 0, appOnly: 0 };
     fc.assert(
       fc.property(fc.array(command, { minLength: 1, maxLength: 40 }), (commands) => {
-        for (const state of build(commands))
+        for (const state of build(commands)) {
           expect(countContextTokens(state)).toEqual(contextTokens(state));
+          if (modelView(state).systemPrompt !== null) seen.prompt++;
+          if (Object.keys(state.collisions).length > 0) seen.collisions++;
+          if (state.enabled.length > 0) seen.enabled++;
+          const all = listTools(state, { includeHidden: true });
+          if (all.some((t) => t.publicName === "enable_tools")) seen.shadowed++;
+          if (all.length > listTools(state).length) seen.hidden++;
+          if (all.some(isAppOnly)) seen.appOnly++;
+        }
       }),
       { numRuns: 300 },
     );
+    // The generator reaches every case the count has to get right.
+    for (const [k, n] of Object.entries(seen)) expect(n, k).toBeGreaterThan(50);
   });
 
   test("along a long session, the series holds the exact figure at every change", () => {
