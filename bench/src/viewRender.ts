@@ -91,10 +91,10 @@ export async function viewRender(rounds: number): Promise<BenchResult[]> {
       toolledger: r.toolledgerMedian,
       baseline: r.baselineMedian,
       baselineName,
-      note: `bound: first render < ${BOUND_MS} ms (${r.toolledgerMedian < BOUND_MS ? "met" : "missed"}); page ${mib.toFixed(1)} MiB, ${data.steps} events`,
+      target: { op: "<", value: BOUND_MS, absolute: true },
+      note: `the issue's bound is absolute: first render < ${BOUND_MS} ms; page ${mib.toFixed(1)} MiB, ${data.steps} events`,
       details: { samples: r.toolledger, baseline: r.baseline, pageBytes: Buffer.byteLength(html) },
     });
-    first.status = r.toolledgerMedian < BOUND_MS ? "pass" : "miss";
     const all = measured({
       id: "9b",
       name: "view of a 100k-event session: every event folded",

@@ -14,6 +14,11 @@ export interface HttpHostOptions {
   path?: string;
   /** Called with every error the host cannot answer to a client (never swallowed). */
   onError?: (error: Error) => void;
+  /**
+   * Answers requests for other paths after the same access checks as the MCP endpoint
+   * (e.g. `serve --view`'s pages); resolves false when it does not know the path.
+   */
+  routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 }
 
 export interface HttpHost {
@@ -53,8 +58,10 @@ export async function hostMcpOverHttp(
       );
     }
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path)
+    if (url.pathname !== path) {
+      if (options.routes && (await options.routes(req, res, url))) return;
       return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
+    }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     const body = req.method === "POST" ? await readJson(req) : undefined;

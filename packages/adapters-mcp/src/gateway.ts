@@ -19,7 +19,7 @@ import {
   type State,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
-import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { type HttpHost, type HttpHostOptions, hostMcpOverHttp } from "./_httpHost.js";
 import { AdapterError } from "./adapterError.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import type { ToolledgerHost } from "./host.js";
@@ -44,6 +44,8 @@ export interface HttpGatewayOptions extends GatewayOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
+  /** Other paths served behind the same access checks (see `HttpHostOptions.routes`). */
+  routes?: HttpHostOptions["routes"];
 }
 
 export interface Gateway {
@@ -266,6 +268,7 @@ export async function serveGatewayHttp(
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.path ? { path: options.path } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.routes ? { routes: options.routes } : {}),
     },
   );
   return {

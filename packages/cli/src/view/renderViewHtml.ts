@@ -37,7 +37,7 @@ const escapeHtml = (s: string) =>
 
 /**
  * The whole page: data, styles and script inline. The Content-Security-Policy allows this one
- * script (by hash) and no request at all.
+ * script (by hash) and no request at all (a live page: its own event stream).
  */
 export function renderViewHtml(data: ViewData, pageScript: string = readPageScript()): string {
   const hash = createHash("sha256").update(pageScript).digest("base64");
@@ -46,7 +46,8 @@ export function renderViewHtml(data: ViewData, pageScript: string = readPageScri
     `script-src 'sha256-${hash}'`,
     "style-src 'unsafe-inline'",
     "img-src data:",
-    "connect-src 'none'",
+    // Only a page `serve --view` serves live reads its event stream, from where it came.
+    `connect-src ${data.live === undefined ? "'none'" : "'self'"}`,
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");

@@ -51,6 +51,18 @@ export interface ViewData {
     points: TokenPoint[];
   };
   rules: Record<string, ViewRule>;
+  /** Set when `serve --view` serves the page: where later events arrive (server-sent events). */
+  live?: { events: string };
+}
+
+/** What the live page receives when the session grows. */
+export interface LiveUpdate {
+  /** The entries after the ones the page has, their stream indexes into `streams`. */
+  entries: ViewEntry[];
+  streams: string[];
+  steps: number;
+  /** The whole token series (it is short: one point per change). */
+  points: TokenPoint[];
 }
 
 /** The element id of the embedded data. */

@@ -9,11 +9,13 @@ import type { ViewData, ViewEntry } from "./viewData.js";
  */
 export function toViewEntries(
   entries: readonly LogEntry[],
+  options: { intern?: boolean; streams?: string[] } = {},
 ): Pick<ViewData, "entries" | "streams" | "tools"> {
   // The conversation's own stream first: the page tells its events from the registry's by it.
   const conversation = conversationStreamOf(entries);
-  const streams: string[] = conversation === null ? [] : [conversation];
+  const streams: string[] = options.streams ?? (conversation === null ? [] : [conversation]);
   const streamIndex = new Map<string, number>(streams.map((s, i) => [s, i]));
+  const intern = options.intern ?? true;
   const toolIndex = new Map<string, number>();
   const tools: unknown[] = [];
   const out = entries.map((entry): ViewEntry => {
@@ -32,7 +34,7 @@ export function toViewEntries(
     if (entry.globalPosition !== undefined) v.g = entry.globalPosition;
     if (entry.recordedAt !== undefined) v.t = entry.recordedAt;
     const event = entry.event;
-    if (event.type === "ToolsFetched") {
+    if (intern && event.type === "ToolsFetched") {
       v.k = event.tools.map((tool) => {
         const key = JSON.stringify(tool);
         let i = toolIndex.get(key);

@@ -1,6 +1,7 @@
 import { type FoldedEntry, foldEntries } from "../../foldEntries.js";
+import type { LogEntry } from "../../logEntry.js";
 import { SessionTimeline, type TimelineRow } from "../sessionTimeline.js";
-import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { type LiveUpdate, VIEW_DATA_ID, type ViewData } from "../viewData.js";
 import { fromViewEntry } from "../viewEntries.js";
 import { fill, h } from "./dom.js";
 import { renderDetail, renderState } from "./statePanel.js";
@@ -31,10 +32,11 @@ function start(): void {
   const timeline = new SessionTimeline();
   const mainStream = data.streams[0];
   // The fold runs in slices between frames: the page is usable after the first slice.
-  const steps = foldEntries(data.entries.map((v) => fromViewEntry(v, data)));
+  const log = data.entries.map((v) => fromViewEntry(v, data));
+  const steps = foldEntries(log);
   data.entries = [];
   let finished = false;
-  const total = data.steps;
+  let total = data.steps;
   const foldSome = (budgetMs: number) => {
     const until = performance.now() + budgetMs;
     while (!finished && performance.now() < until) {
@@ -65,6 +67,7 @@ function start(): void {
   // Header
   const eventsCount = h("span", { "data-testid": "event-count" });
   const progress = h("span", { class: "meta", "data-testid": "progress" });
+  const live = h("span", { class: "live", "data-testid": "live" }, data.live ? "● live" : "");
   const header = h(
     "header",
     {},
@@ -76,6 +79,7 @@ function start(): void {
       ` · ${data.source} · written ${data.generatedAt} by toolledger ${data.version}`,
     ),
     progress,
+    live,
   );
 
   // Filters
@@ -361,6 +365,7 @@ function start(): void {
     applyFilters();
     if (following) {
       setCursor(timeline.length, true);
+      if (data.live) listEl.scrollTop = listEl.scrollHeight;
     }
   }
 
@@ -374,9 +379,17 @@ function start(): void {
   window.toolledgerView = view;
   document.documentElement.dataset.ready = "true";
 
+  const follow = (url: string) =>
+    followLive(url, data, log, timeline, (steps) => {
+      total = steps;
+      chart.draw(data.tokens.points, total);
+      grown();
+      live.textContent = `● live: ${timeline.length.toLocaleString("en-US")} events`;
+    });
   const done = () => {
     view.foldedMs = performance.now();
     document.documentElement.dataset.folded = "true";
+    if (data.live) follow(data.live.events);
   };
   if (finished) {
     done();
@@ -399,6 +412,29 @@ function start(): void {
     else done();
   };
   channel.port2.postMessage(0);
+}
+
+/** A live page (`serve --view`): later events arrive as server-sent events and are folded on. */
+function followLive(
+  url: string,
+  data: ViewData,
+  log: LogEntry[],
+  timeline: SessionTimeline,
+  grew: (steps: number) => void,
+): void {
+  const source = new EventSource(url);
+  source.addEventListener("update", (e) => {
+    const update = JSON.parse((e as MessageEvent<string>).data) as LiveUpdate;
+    data.streams = update.streams;
+    for (const v of update.entries) log.push(fromViewEntry(v, data));
+    data.tokens.points = update.points;
+    // The fold of a longer log begins with the fold of the shorter one: only new steps are added.
+    let i = 0;
+    const added: FoldedEntry[] = [];
+    for (const step of foldEntries(log)) if (i++ >= timeline.length) added.push(step);
+    timeline.append(added);
+    grew(update.steps);
+  });
 }
 
 function lowerBound(a: Int32Array, x: number): number {
