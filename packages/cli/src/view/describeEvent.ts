@@ -238,6 +238,11 @@ function describeFetch(
   if (cause?.type === "ToolsInvalidated") parts.push("refetch after a list change");
   if (partial) parts.push(`partial: ${str(event.reason) ?? "a later page failed"}`);
   if (rejected > 0) parts.push(`${rejected} rejected`);
+  const wire = Array.isArray(event.wireNames) ? event.wireNames.length : 0;
+  if (wire > 0) {
+    parts.push(`${wire} given a wire name model APIs accept`);
+    rules.push("R14");
+  }
   if (collisions > 0) parts.push(`${collisions} new collision(s)`);
   return {
     extensions: [key],
@@ -320,6 +325,34 @@ function describeOther(
         severity: "info",
         rules: ["C1"],
       };
+    case "PromptsInvalidated":
+    case "ResourcesInvalidated": {
+      const key = nameToKey(str(event.extension) ?? "");
+      const what = event.type === "PromptsInvalidated" ? "prompts" : "resources";
+      return {
+        extensions: [key],
+        text: `${key} sent ${what}/list_changed`,
+        severity: "info",
+        rules: ["G1"],
+      };
+    }
+    case "PromptsFetched":
+    case "ResourcesFetched": {
+      const key = nameToKey(str(event.extension) ?? "");
+      const error = str(event.error);
+      const listed =
+        event.type === "PromptsFetched"
+          ? `${Array.isArray(event.prompts) ? event.prompts.length : 0} prompt(s)`
+          : `${Array.isArray(event.resources) ? event.resources.length : 0} resource(s), ${Array.isArray(event.resourceTemplates) ? event.resourceTemplates.length : 0} template(s)`;
+      return {
+        extensions: [key],
+        text: error
+          ? `fetching ${key}'s ${event.type === "PromptsFetched" ? "prompts" : "resources"} failed: ${oneLine(error, 120)}`
+          : `${key} listed ${listed}`,
+        severity: error ? "error" : "ok",
+        rules: ["G1"],
+      };
+    }
     default: {
       const { type: _type, v: _v, at: _at, ...fields } = event;
       const key = str(fields.extension);

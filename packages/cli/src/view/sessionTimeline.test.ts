@@ -117,4 +117,55 @@ describe("each event's line (R9, R11, D6, C4)", () => {
     expect(other).toMatchObject({ type: "SomethingNewer", extensions: ["websearch"], rules: [] });
     expect(other!.text).toBe('{"extension":"Web Search","detail":42}');
   });
+
+  test("kinds from the gateway and core work in flight: prompt and resource lists (G1), partial fetches and wire names (R9, R14)", () => {
+    const v = 1 as const;
+    const events = [
+      { type: "PromptsInvalidated", v, extension: "notes" },
+      {
+        type: "PromptsFetched",
+        v,
+        extension: "notes",
+        startedAtVersion: 1,
+        prompts: [{ name: "p" }],
+      },
+      {
+        type: "ResourcesFetched",
+        v,
+        extension: "notes",
+        startedAtVersion: 1,
+        resources: [],
+        error: "connection closed",
+      },
+    ] as unknown as ToolledgerEvent[];
+    const timeline = new SessionTimeline();
+    timeline.append(
+      events.map((event, i) => ({ entry: { position: i + 1, event }, state: initialState() })),
+    );
+    expect(timeline.rows.map((r) => [r.text, r.severity, r.rules])).toEqual([
+      ["notes sent prompts/list_changed", "info", ["G1"]],
+      ["notes listed 1 prompt(s)", "ok", ["G1"]],
+      ["fetching notes's resources failed: connection closed", "error", ["G1"]],
+    ]);
+
+    const { entries } = sampleLog();
+    const log = entries.map((e) =>
+      e.position === 7
+        ? {
+            ...e,
+            event: {
+              ...e.event,
+              complete: false,
+              reason: "page 2 failed",
+              wireNames: [{ rawName: "add_note", wireName: "notes__add_note" }],
+            } as unknown as ToolledgerEvent,
+          }
+        : e,
+    );
+    const row = pageTimeline(log).rows[6]!;
+    expect(row.text).toContain("partial: page 2 failed");
+    expect(row.text).toContain("1 given a wire name model APIs accept");
+    expect(row.severity).toBe("warn");
+    expect(row.rules).toContain("R14");
+  });
 });
