@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { exampleServers } from "@toolledger/adapters-mcp";
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium, watchedPage } from "../_testing/chromium.js";
 import { longSession } from "../_testing/longSession.js";
 import { sampleLog, toJsonl } from "../_testing/sampleLog.js";
+import { eventually } from "../_testing/startServe.js";
 import { testDeps } from "../_testing/testDeps.js";
 import { EXIT } from "../exitCodes.js";
 import { run } from "../run.js";
@@ -316,4 +317,40 @@ describe("toolledger view: the page in a real Chromium (Debian's chromium, drive
     expect(problems).toEqual([]);
     expect(requests).toHaveLength(1);
   }, 300_000);
+});
+
+describe("toolledger view: where the page goes", () => {
+  test("--open hands the file:// URL to $BROWSER; --out writes where asked", async () => {
+    const t = testDeps();
+    const log = join(t.dir, "sample.jsonl");
+    writeFileSync(log, toJsonl(sampleLog().entries));
+    const opened = join(t.dir, "opened.txt");
+    const browserScript = join(t.dir, "browser.sh");
+    writeFileSync(browserScript, `#!/bin/sh\necho "$1" > ${JSON.stringify(opened)}\n`, {
+      mode: 0o755,
+    });
+    const out = join(t.dir, "pages", "s.html");
+    const code = await run(["view", log, "--out", out, "--open"], {
+      ...t.deps,
+      env: { ...t.deps.env, BROWSER: browserScript },
+    });
+    expect(code).toBe(EXIT.ok);
+    expect(t.stdout().trim()).toBe(out);
+    expect(readFileSync(out, "utf8")).toContain("<title>sample · toolledger view</title>");
+    await eventually(() => existsSync(opened), "the browser script");
+    expect(readFileSync(opened, "utf8").trim()).toBe(pathToFileURL(out).href);
+  });
+
+  test("an unknown session is not found (exit 4), naming the sessions there are; nothing is written", async () => {
+    const t = testDeps();
+    const log = join(t.dir, "sample.jsonl");
+    writeFileSync(log, toJsonl(sampleLog().entries));
+    const db = join(t.dir, "s.db");
+    expect(await run(["import", log, "--session", "s1", "--db", db], t.deps)).toBe(EXIT.ok);
+    const v = testDeps();
+    expect(await run(["view", "nope", "--db", db], v.deps)).toBe(EXIT.notFound);
+    expect(v.stderr()).toContain('no session "nope"');
+    expect(v.stderr()).toContain("s1");
+    expect(existsSync(join(t.dir, "nope.html"))).toBe(false);
+  });
 });
