@@ -29,8 +29,8 @@ export const viewSpec: CommandSpec = {
     DB_OPTION,
   ],
   examples: [
-    "toolledger view 20261129-2345-a1b2c3 --open",
-    "toolledger view 20261129-2345-a1b2c3 --out session.html",
+    "toolledger view conv-20261130-170742-e716c42a --open",
+    "toolledger view conv-20261130-170742-e716c42a --out session.html",
     "toolledger view bug-report.jsonl",
   ],
 };
