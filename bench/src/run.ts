@@ -9,6 +9,7 @@ import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
+import { gatewayRelays } from "./gatewayRelays.js";
 import { peers } from "./peers.js";
 import { queries } from "./queries.js";
 import { registryHeap } from "./registryHeap.js";
@@ -78,7 +79,8 @@ await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
-await step("9", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
+await step("9", "gateway relays", () => gatewayRelays(rounds));
+await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

@@ -16,9 +16,9 @@ const BOUND_MS = 2000;
 const PARSE_ONLY = `const t=document.getElementById("toolledger-data").textContent;JSON.parse(t);window.toolledgerView={readyMs:performance.now(),foldedMs:performance.now()};document.documentElement.dataset.folded="true";`;
 
 /**
- * Benchmark 9: `toolledger view` of a 100,000-event session (the benchmark log's mix, cut to
- * 100k events) in Debian's Chromium: 9a the first render (timeline, scrubber and chart
- * usable), 9b every event folded (every position's state ready), both from navigation start,
+ * Benchmark 10: `toolledger view` of a 100,000-event session (the benchmark log's mix, cut to
+ * 100k events) in Debian's Chromium: 10a the first render (timeline, scrubber and chart
+ * usable), 10b every event folded (every position's state ready), both from navigation start,
  * against a page that only parses the same embedded data.
  */
 export async function viewRender(rounds: number): Promise<BenchResult[]> {
@@ -49,7 +49,7 @@ export async function viewRender(rounds: number): Promise<BenchResult[]> {
     rmSync(dir, { recursive: true, force: true });
     return [
       notRun(
-        "9a",
+        "10a",
         name,
         baselineName,
         `no Chromium at ${CHROMIUM}: ${String(error).split("\n")[0]}`,
@@ -85,7 +85,7 @@ export async function viewRender(rounds: number): Promise<BenchResult[]> {
     const foldedMedian = sorted[Math.floor(sorted.length / 2)]!;
     const mib = Buffer.byteLength(html) / 2 ** 20;
     const first = measured({
-      id: "9a",
+      id: "10a",
       name,
       unit: "ms",
       toolledger: r.toolledgerMedian,
@@ -96,7 +96,7 @@ export async function viewRender(rounds: number): Promise<BenchResult[]> {
       details: { samples: r.toolledger, baseline: r.baseline, pageBytes: Buffer.byteLength(html) },
     });
     const all = measured({
-      id: "9b",
+      id: "10b",
       name: "view of a 100k-event session: every event folded",
       unit: "ms",
       toolledger: foldedMedian,
