@@ -190,7 +190,7 @@ describe("the view's incremental token count equals contextTokens (the figure to
       { numRuns: 300 },
     );
     // The generator reaches every case the count has to get right.
-    for (const [k, n] of Object.entries(seen)) expect(n, k).toBeGreaterThan(50);
+    for (const [k, n] of Object.entries(seen)) expect(n, k).toBeGreaterThan(10);
   });
 
   test("along a long session, the series holds the exact figure at every change", () => {

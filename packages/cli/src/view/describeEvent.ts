@@ -194,7 +194,7 @@ export function describeEvent(
         rules: ["D8"],
       };
     default:
-      return describeOther(event, index, ctx);
+      return describeOther(event, index, before, ctx);
   }
 }
 
@@ -257,6 +257,7 @@ function describeFetch(
 function describeOther(
   event: AnyEvent,
   index: number,
+  before: State,
   ctx: DescribeContext,
 ): EventDescription & { related?: number } {
   switch (event.type) {
@@ -344,10 +345,24 @@ function describeOther(
         event.type === "PromptsFetched"
           ? `${Array.isArray(event.prompts) ? event.prompts.length : 0} prompt(s)`
           : `${Array.isArray(event.resources) ? event.resources.length : 0} resource(s), ${Array.isArray(event.resourceTemplates) ? event.resourceTemplates.length : 0} template(s)`;
+      const what = event.type === "PromptsFetched" ? "prompt" : "resource";
+      const catalog = (
+        getExtension(before, key) as { catalog?: Record<string, { version?: number }> } | undefined
+      )?.catalog;
+      const listVersion =
+        catalog?.[event.type === "PromptsFetched" ? "promptsList" : "resourcesList"]?.version ?? 0;
+      if (Number(event.startedAtVersion) !== listVersion) {
+        return {
+          extensions: [key],
+          text: `stale ${what} list of ${key} ignored (started at its list version ${String(event.startedAtVersion)}): no change`,
+          severity: "warn",
+          rules: ["G1", "R11"],
+        };
+      }
       return {
         extensions: [key],
         text: error
-          ? `fetching ${key}'s ${event.type === "PromptsFetched" ? "prompts" : "resources"} failed: ${oneLine(error, 120)}`
+          ? `fetching ${key}'s ${what}s failed: ${oneLine(error, 120)}`
           : `${key} listed ${listed}`,
         severity: error ? "error" : "ok",
         rules: ["G1"],

@@ -1,4 +1,4 @@
-import { initialState, type ToolledgerEvent } from "@toolledger/core";
+import { decodeEventOrThrow, initialState, type ToolledgerEvent } from "@toolledger/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { longSession } from "../_testing/longSession.js";
@@ -121,6 +121,7 @@ describe("each event's line (R9, R11, D6, C4)", () => {
   test("kinds from the gateway and core work in flight: prompt and resource lists (G1), partial fetches and wire names (R9, R14)", () => {
     const v = 1 as const;
     const events = [
+      { type: "ExtensionAdded", v, name: "notes", kind: "stdio", configFingerprint: "x" },
       { type: "PromptsInvalidated", v, extension: "notes" },
       {
         type: "PromptsFetched",
@@ -129,22 +130,25 @@ describe("each event's line (R9, R11, D6, C4)", () => {
         startedAtVersion: 1,
         prompts: [{ name: "p" }],
       },
+      { type: "PromptsFetched", v, extension: "notes", startedAtVersion: 0, prompts: [] },
       {
         type: "ResourcesFetched",
         v,
         extension: "notes",
-        startedAtVersion: 1,
+        startedAtVersion: 0,
         resources: [],
         error: "connection closed",
       },
-    ] as unknown as ToolledgerEvent[];
-    const timeline = new SessionTimeline();
-    timeline.append(
-      events.map((event, i) => ({ entry: { position: i + 1, event }, state: initialState() })),
-    );
-    expect(timeline.rows.map((r) => [r.text, r.severity, r.rules])).toEqual([
+    ].map((e) => decodeEventOrThrow(e));
+    const rows = pageTimeline(events.map((event, i) => ({ position: i + 1, event }))).rows;
+    expect(rows.slice(1).map((r) => [r.text, r.severity, r.rules])).toEqual([
       ["notes sent prompts/list_changed", "info", ["G1"]],
       ["notes listed 1 prompt(s)", "ok", ["G1"]],
+      [
+        "stale prompt list of notes ignored (started at its list version 0): no change",
+        "warn",
+        ["G1", "R11"],
+      ],
       ["fetching notes's resources failed: connection closed", "error", ["G1"]],
     ]);
 
