@@ -12,7 +12,7 @@ import { median } from "./stats.js";
 const CLI = fileURLToPath(new URL("../../packages/cli/dist/main.js", import.meta.url));
 
 /**
- * 10: how long a host waits for `toolledger serve` (spawned as a host spawns it) to answer
+ * 11: how long a host waits for `toolledger serve` (spawned as a host spawns it) to answer
  * `initialize` and the first `tools/list` when one server never initialises and another
  * never answers tools/list, beside a good one. The bound is the issue's: one second.
  */
@@ -49,7 +49,7 @@ export async function firstAnswer(rounds: number): Promise<BenchResult[]> {
     }
     return [
       measured({
-        id: "10",
+        id: "11",
         name: "serve: initialize + first tools/list, beside a never-initialising and a never-listing server",
         unit: "ms",
         toolledger: median(withHung),
@@ -60,7 +60,7 @@ export async function firstAnswer(rounds: number): Promise<BenchResult[]> {
         details: { withHung },
       }),
       measured({
-        id: "10b",
+        id: "11b",
         name: "the same vs serve with no servers at all (the process's own start)",
         unit: "ms",
         toolledger: median(withHung),

@@ -28,7 +28,7 @@ import {
   ProtocolError,
   toProtocolError,
 } from "./_gatewayHub.js";
-import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { type HttpHost, type HttpHostOptions, hostMcpOverHttp } from "./_httpHost.js";
 import { coalesceWrites, useLineBuffer } from "./_lineBuffer.js";
 import { rememberJson } from "./_nodeHttpTransport.js";
 import { relayCatalog } from "./_relayCatalog.js";
@@ -77,6 +77,8 @@ export interface HttpGatewayOptions extends GatewayOptions {
   token?: string;
   /** Browser origins allowed besides loopback ones. */
   allowedOrigins?: readonly string[];
+  /** Other paths served behind the same access checks (see `HttpHostOptions.routes`). */
+  routes?: HttpHostOptions["routes"];
 }
 
 export interface Gateway {
@@ -407,6 +409,7 @@ export async function serveGatewayHttp(
       ...(options.token !== undefined ? { token: options.token } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
       transport: "node",
+      ...(options.routes ? { routes: options.routes } : {}),
     },
   );
   return {

@@ -15,9 +15,11 @@ import { appendToConversation } from "../appendToConversation.js";
 import { CliError } from "../cliError.js";
 import { cliInvocation } from "../cliInvocation.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { finalState } from "../foldEntries.js";
 import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
@@ -222,6 +224,8 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
 
   try {
     const entries = await readSession(store, sessionId);
+    // D4: the figure of the recorded session's final state, the one `view` charts at its end.
+    const tokens = contextTokens(finalState(entries));
     const audit = await store.auditEnables({ sessionId });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const db = shellQuote(location.path);
@@ -234,6 +238,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       `${tl} audit --session ${sessionId} --db ${db}`,
       `${tl} explain notes__add_note --session ${sessionId} --db ${db}`,
       `${tl} explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `${tl} view ${sessionId} --db ${db} --open`,
       `${tl} export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
     ];
     if (json) {
@@ -243,6 +248,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
         script,
         replay: [...replaySteps(entries)].map((r) => r.step),
         audit,
+        tokens: { tokenizer: TOKENIZER, ...tokens },
         next,
       });
       return EXIT.ok;
@@ -254,6 +260,8 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
     say(`\n${o.out.bold("Audit")} of enable_tools requests`);
     say(formatAuditRows(audit.requests, o));
+    say(`\n${o.out.bold("What deferral saved")} at the end of the session (D4)`);
+    say(`  ${formatContextTokens(tokens)}`);
     say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
     if (tl !== "toolledger")

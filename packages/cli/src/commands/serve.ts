@@ -54,6 +54,9 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
+  const view = booleanOption(parsed, "view");
+  if (view && port === undefined)
+    throw usageError("serve: --view serves pages over HTTP; give --http <port> too", "serve");
   const store = openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
@@ -101,6 +104,23 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       });
       o.note(`toolledger: serving ${summary} over stdio`);
     } else {
+      const onError = (error: Error) => o.note(`${o.err.yellow("warning:")} ${error.message}`);
+      // The view's code (and its tokenizer) loads only when asked for.
+      const routes = view
+        ? await (async () => {
+            const { liveViewRoutes } = await import("../view/liveView.js");
+            const { defaultRulesDocument, viewRules } = await import("../view/rulesDocument.js");
+            return liveViewRoutes({
+              store,
+              db: location.path,
+              version: deps.version,
+              now: deps.now,
+              rules: viewRules(defaultRulesDocument()),
+              streams: () => [host.streamId, ...seen],
+              onError,
+            });
+          })()
+        : undefined;
       const http = await serveGatewayHttp(host, {
         name: "toolledger",
         version: deps.version,
@@ -110,13 +130,15 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         allowedOrigins: httpOptions.allowedOrigins,
         conversation,
         onConversation,
-        onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
+        onError,
+        ...(routes ? { routes } : {}),
       });
       gateway = http;
       o.data(http.url.href);
       o.note(
         `toolledger: serving ${summary} at ${http.url.href}${httpOptions.token === undefined ? "" : " (bearer token required)"}`,
       );
+      if (view) o.note(`toolledger: live view at ${new URL("/view", http.url).href}`);
     }
     const reason = await stopped;
     const db = shellQuote(location.path);

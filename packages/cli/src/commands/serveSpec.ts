@@ -41,6 +41,12 @@ export const serveSpec: CommandSpec = {
         "with --http: a browser origin allowed besides loopback ones (repeatable; others get 403)",
     },
     {
+      name: "view",
+      type: "boolean",
+      description:
+        "with --http: also serve the live view of this gateway's sessions at /view (the page `toolledger view` writes, updating as events arrive)",
+    },
+    {
       name: "conversation",
       type: "string",
       value: "<id>",
@@ -67,5 +73,6 @@ export const serveSpec: CommandSpec = {
     "toolledger serve --config claude_desktop_config.json --deferral lookup --always-load notes__search_notes",
     "toolledger serve --config mcp.json --http 8931",
     "TOOLLEDGER_TOKEN=$(openssl rand -hex 32) toolledger serve --config mcp.json --http 8931 --host 0.0.0.0",
+    "toolledger serve --config mcp.json --http 8931 --view",
   ],
 };
