@@ -7,8 +7,10 @@ import { fileURLToPath } from "node:url";
 import { type BenchResult, errorLine, notRun } from "./benchResult.js";
 import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
+import { firstAnswer } from "./firstAnswer.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
+import { gatewayRelays } from "./gatewayRelays.js";
 import { peers } from "./peers.js";
 import { queries } from "./queries.js";
 import { registryHeap } from "./registryHeap.js";
@@ -17,6 +19,7 @@ import { replayThroughput } from "./replayThroughput.js";
 import { sessionLogOptions } from "./sessionLog.js";
 import { sessionLogFile } from "./sessionLogFile.js";
 import { appendWorkload, sqliteAppendLoad } from "./sqliteAppendLoad.js";
+import { viewRender } from "./viewRender.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
 const args = new Map(
@@ -77,6 +80,9 @@ await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
+await step("9", "gateway relays", () => gatewayRelays(rounds));
+await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
+await step("11", "serve's first answer beside hung servers", () => firstAnswer(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

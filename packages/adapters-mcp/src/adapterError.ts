@@ -9,6 +9,8 @@ export type AdapterErrorCode =
   | "CONNECTION_CLOSED"
   /** The extension has no live connection (it crashed or hung); reconnect it. */
   | "EXTENSION_UNAVAILABLE"
+  /** A prompts/resources listing repeated a cursor or exceeded the page limit. */
+  | "FETCH_GUARD"
   /** The server answered with a JSON-RPC error or a reply that is not MCP. */
   | "PROTOCOL_ERROR"
   /** The core refused a registry command (unknown extension, empty key, …). */

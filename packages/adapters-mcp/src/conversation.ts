@@ -22,7 +22,7 @@ import { combineLatest, map, type Observable, Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "./adapterError.js";
 import { capturePayload, type PayloadCapture, redactSecrets } from "./capturePayload.js";
 import type { ToolCallResult } from "./extensionConnection.js";
-import { compactTime, type ToolledgerHost } from "./host.js";
+import { compactTime, type ToolledgerHost, type UpstreamCallOptions } from "./host.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
 export interface ConversationOptions {
@@ -69,6 +69,12 @@ export interface CallToolOptions {
   includeHidden?: boolean;
   /** The call id recorded for the call (and its enable_tools request). Default: a fresh UUID. */
   callId?: string;
+  /** G1: the server's progress reports; only with it is a progress token sent up. */
+  onprogress?: UpstreamCallOptions["onprogress"];
+  /** G1: the request's other `_meta` entries, passed up as sent. */
+  meta?: Record<string, unknown>;
+  /** Told the owning extension's key just before the call goes to its server. */
+  onStart?: (extension: string) => void;
 }
 
 export type CallRefusalCode =
@@ -224,6 +230,7 @@ export class Conversation {
 
   /** D5/D6: validates and records an enable request and its response; the response is the outcome. */
   async enableTools(callId: string, names: string[]): Promise<EnableToolsOutcome> {
+    await this.host.untilStartedFor(names, this.host.options.callTimeoutMs);
     let events: ToolledgerEvent[];
     try {
       events = await this.#writer.execute(() => ({ type: "EnableTools", callId, names }));
@@ -333,6 +340,9 @@ export class Conversation {
     options: CallToolOptions = {},
   ): Promise<CallToolOutcome> {
     this.#open();
+    // A tool of a server that is still starting is waited for, not refused as unknown.
+    if (name !== ENABLE_TOOLS_NAME)
+      await this.host.untilStartedFor([name], options.timeoutMs ?? this.host.options.callTimeoutMs);
     const callId = options.callId ?? randomUUID();
     const secrets = this.#payloads ? this.host.secrets() : [];
     const started = await this.#writer.execute(() => ({
@@ -371,10 +381,13 @@ export class Conversation {
     const rawName = start.rawName!;
     const t0 = performance.now();
     let result: ToolCallResult;
+    options.onStart?.(owner);
     try {
       result = await this.host.callUpstream(owner, rawName, args, {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        ...(options.meta ? { meta: options.meta } : {}),
       });
     } catch (error) {
       const e = asAdapterError(error);

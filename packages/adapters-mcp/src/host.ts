@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { hostname as machineName } from "node:os";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   type Command,
   type Diagnostic,
   diagnostics,
   type EventStore,
+  getExtension,
   InMemoryEventStore,
   initialState,
   type ListToolsOptions,
@@ -12,6 +14,7 @@ import {
   nameToKey,
   REGISTRY_EVENT_TYPES,
   type RegisteredTool,
+  resolveTool,
   type State,
   type StateOptions,
   staleExtensions,
@@ -20,8 +23,14 @@ import {
 import type { Observable } from "rxjs";
 import { Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "./adapterError.js";
-import { configFingerprint, type ExtensionConfig } from "./extensionConfig.js";
-import { ExtensionConnection, type ToolCallResult } from "./extensionConnection.js";
+import { configFingerprint, type ExtensionConfig, secretValues } from "./extensionConfig.js";
+import {
+  ExtensionConnection,
+  type RequestLimits,
+  type ToolCallResult,
+  type UpstreamMessage,
+} from "./extensionConnection.js";
+import { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 import { fetchTools } from "./fetchTools.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
@@ -44,6 +53,12 @@ export interface HostOptions {
   maxPages?: number;
   /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
   refetchDebounceMs?: number;
+  /**
+   * Restarts a server that failed to start, crashed, hung or could not list its tools, with
+   * exponential backoff, a bounded number of times (each failure is a ToolsFetchFailed saying
+   * which attempt it was and when the next one is). Default: no restarts (`reconnect` does it).
+   */
+  retry?: RetryPolicy;
   /** Stamps `at` on every event (E2: times come from the appender). */
   now?: () => Date;
   state?: StateOptions;
@@ -54,6 +69,32 @@ export interface HostOptions {
   outerPrefixBudget?: number;
 }
 
+export interface RetryPolicy {
+  /** Attempts in a row before giving up (the first start included). */
+  attempts: number;
+  /** Wait before the second attempt; doubled for each further one. */
+  initialDelayMs: number;
+  /** The longest wait between two attempts. */
+  maxDelayMs: number;
+  /** A server that stayed up this long starts counting its attempts afresh. Default 60 s. */
+  stableMs?: number;
+}
+
+/** A reasonable policy for a long-running gateway: 6 attempts over about a minute. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 6,
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  stableMs: 60_000,
+};
+
+/**
+ * Where an extension is in its life: starting (process and handshake), listing (tools/list in
+ * flight), ready, retrying (waiting for the next attempt), failed (no attempt left: reconnect
+ * it) or stopped (disconnected by the host).
+ */
+export type ExtensionPhase = "starting" | "listing" | "ready" | "retrying" | "failed" | "stopped";
+
 export type ConnectionStatus = "connected" | "disconnected";
 
 export interface ExtensionStatus {
@@ -62,6 +103,11 @@ export interface ExtensionStatus {
   status: ConnectionStatus;
   /** Why it is disconnected (a crash, a hang, a failed start), or null. */
   reason: string | null;
+  phase: ExtensionPhase;
+  /** Attempts to start it since it was added or last stayed up (0 before the first). */
+  attempts: number;
+  /** When the next attempt starts (phase `retrying`), else null. */
+  nextAttemptAt: string | null;
 }
 
 export interface AddResult {
@@ -76,12 +122,42 @@ export interface AddResult {
 export interface UpstreamCallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** G1: the server's progress reports; only with it is a progress token sent up. */
+  onprogress?: RequestLimits["onprogress"];
+  /** G1: the request's other `_meta` entries, passed up as sent. */
+  meta?: Record<string, unknown>;
 }
+
+/** G1: a notification an extension's server sent, other than tools/list_changed. */
+export interface UpstreamNotification extends UpstreamMessage {
+  /** The extension's key. */
+  extension: string;
+}
+
+/** G1: answers a request an extension's server sent (sampling, elicitation). */
+export type UpstreamRequestHandler = (
+  extension: string,
+  request: UpstreamMessage,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
+
+type CatalogList = "prompts" | "resources";
 
 interface Entry {
   config: ExtensionConfig;
   connection: ExtensionConnection | null;
   reason: string | null;
+  phase: ExtensionPhase;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  retryTimer: NodeJS.Timeout | undefined;
+  connectedAt: number | null;
+  /** Aborts the background attempt in progress (a retire while a server is still starting). */
+  attempt: AbortController | null;
+  /** Settles when the first attempt (of startExtensions) is over, whatever its outcome. */
+  started: Promise<void> | null;
+  /** Whether that first attempt is over. */
+  startedDone: boolean;
 }
 
 /** A new registry stream id: sortable by start time, unique across hosts. */
@@ -111,6 +187,10 @@ export class ToolledgerHost {
   readonly state$: Observable<State>;
   /** Failures in background work (list_changed handling, refetches, crash reports). */
   readonly errors$: Observable<AdapterError>;
+  /** Every change of an extension's phase (starting, listing, ready, retrying, failed, stopped). */
+  readonly status$: Observable<ExtensionStatus>;
+  /** G1: log messages, resource updates and other notifications from the extensions' servers. */
+  readonly upstreamNotifications$: Observable<UpstreamNotification>;
   /** The machine's name as recorded in HostStarted. */
   readonly hostname: string;
   readonly options: Readonly<{
@@ -119,6 +199,7 @@ export class ToolledgerHost {
     connectTimeoutMs: number;
     maxPages: number;
     refetchDebounceMs: number;
+    retry: RetryPolicy | null;
     now: () => Date;
     state: StateOptions;
     outerPrefixBudget: number;
@@ -126,6 +207,10 @@ export class ToolledgerHost {
 
   readonly #writer: StreamWriter;
   readonly #errors = new Subject<AdapterError>();
+  readonly #status = new Subject<ExtensionStatus>();
+  readonly #upstreamNotifications = new Subject<UpstreamNotification>();
+  #upstreamRequestHandler: UpstreamRequestHandler | null = null;
+  readonly #listTimers = new Map<string, NodeJS.Timeout>();
   readonly #entries = new Map<string, Entry>();
   #refreshTimer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | null = null;
@@ -145,12 +230,15 @@ export class ToolledgerHost {
       maxPages: options.maxPages ?? 100,
       refetchDebounceMs: options.refetchDebounceMs ?? 25,
       outerPrefixBudget: options.outerPrefixBudget ?? 0,
+      retry: options.retry ?? null,
       now: options.now ?? (() => new Date()),
       state: options.state ?? {},
     };
     this.events$ = writer.events$;
     this.state$ = writer.state$;
     this.errors$ = this.#errors.asObservable();
+    this.status$ = this.#status.asObservable();
+    this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
   }
 
   /**
@@ -196,13 +284,11 @@ export class ToolledgerHost {
     return this.#closed;
   }
 
-  /** Every secret value of the extension configs (env and header values), for redaction. */
+  /** Every secret value of the extension configs (env and header values, expanded variables), for redaction. */
   secrets(): string[] {
     const out: string[] = [];
-    for (const { config } of this.#entries.values()) {
-      const record = config.type === "stdio" ? config.env : config.headers;
-      for (const value of Object.values(record ?? {})) if (value) out.push(value);
-    }
+    for (const { config } of this.#entries.values())
+      for (const value of secretValues(config)) if (value) out.push(value);
     return out;
   }
 
@@ -245,17 +331,20 @@ export class ToolledgerHost {
         continue;
       }
       if (previous) await this.#retire(previous);
-      this.#entries.set(key, { config, connection: null, reason: "connecting" });
+      this.#entries.set(key, newEntry(config));
       keys.push(key);
     }
     const results = await Promise.all(
       configs.map(async (config, i): Promise<AddResult> => {
         const key = keys[i] ?? null;
         if (key === null) return { name: config.name, key: nameToKey(config.name), ok: true };
+        const entry = this.#entries.get(key);
         try {
-          await this.#connect(key);
+          if (entry) entry.attempts++;
+          await this.#connect(key, entry ? this.#retryNote(entry) : "");
           return { name: config.name, key, ok: true };
         } catch (error) {
+          if (entry && this.#entries.get(key) === entry) this.#retryLater(key, entry);
           return { name: config.name, key, ok: false, error: asAdapterError(error) };
         }
       }),
@@ -265,11 +354,88 @@ export class ToolledgerHost {
     const stale = new Set(staleExtensions(this.state));
     await Promise.all(
       results
-        .filter((r, i) => r.ok && keys[i] !== null && !stale.has(r.key))
-        .map((r) => this.#fetchOne(r.key)),
+        .filter((r, i) => r.ok && keys[i] !== null)
+        .map((r) =>
+          Promise.all([stale.has(r.key) ? null : this.#fetchOne(r.key), this.#fetchLists(r.key)]),
+        ),
     );
     await this.refresh();
+    for (const [i, r] of results.entries()) {
+      const entry = this.#entries.get(r.key);
+      if (!r.ok || keys[i] === null || !entry || !this.#live(r.key)) continue;
+      const failed = getExtension(this.state, r.key)?.fetch.status === "failed";
+      this.#setPhase(entry, r.key, failed ? "failed" : "ready");
+    }
     return results;
+  }
+
+  /**
+   * Adds extensions without waiting for their servers: every ExtensionAdded is appended,
+   * then each server is started, listed and (with a `retry` policy) restarted on its own in
+   * the background, so a host can serve at once with what is ready. A server that comes up
+   * later joins the registry like any list change; `status$` and `extensions()` say where
+   * each one is, and `whenStarted()` when every first attempt is over.
+   */
+  async startExtensions(configs: readonly ExtensionConfig[]): Promise<void> {
+    this.#open();
+    for (const config of configs) {
+      const key = nameToKey(config.name);
+      const previous = this.#entries.get(key);
+      const events = await this.#execute(() => ({
+        type: "AddExtension",
+        name: config.name,
+        kind: config.kind ?? config.type,
+        exposeUnprefixed: config.exposeUnprefixed ?? false,
+        hidden: config.hidden ?? false,
+        availableTools: config.availableTools ?? [],
+        configFingerprint: configFingerprint(config),
+      }));
+      if (events.length === 0 && previous && this.#live(key)) continue;
+      if (previous) await this.#retire(previous);
+      const entry = newEntry(config);
+      this.#entries.set(key, entry);
+      let done!: () => void;
+      entry.startedDone = false;
+      entry.started = new Promise<void>((resolve) => {
+        done = () => {
+          entry.startedDone = true;
+          resolve();
+        };
+      });
+      this.#track(this.#attempt(key, entry).finally(done));
+    }
+  }
+
+  /** Resolves once every extension added with `startExtensions` is past its first attempt. */
+  async whenStarted(): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((e) => e.started));
+  }
+
+  /**
+   * Waits, at most `ms`, until the extensions that could own `names` (by their prefix, R5,
+   * or any unprefixed one) are past their first start: a call or an enable that names a tool
+   * of a server still starting is answered once that server is up, not refused as unknown.
+   * Names that resolve now cost nothing.
+   */
+  async untilStartedFor(names: readonly string[], ms: number): Promise<void> {
+    const starting = [...this.#entries].filter(([, e]) => !e.startedDone);
+    if (starting.length === 0) return;
+    const waits = new Set<Promise<void> | null>();
+    for (const name of names) {
+      if (resolveTool(this.state, name, { includeHidden: true }).ok) continue;
+      const prefix = nameToKey(name.replace(/^functions[.:]/, "").split(/__|\./)[0] ?? "");
+      for (const [key, e] of starting)
+        if (key === prefix || e.config.exposeUnprefixed) waits.add(e.started);
+    }
+    if (waits.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** R7: disconnects the extension and removes it and its tools. */
@@ -295,20 +461,23 @@ export class ToolledgerHost {
       );
     }
     await this.#retire(entry);
-    await this.#connect(key);
+    entry.attempts = 1;
+    this.#setPhase(entry, key, "starting");
+    try {
+      await this.#connect(key);
+    } catch (error) {
+      this.#setPhase(entry, key, "failed");
+      throw error;
+    }
     // Its latest fetch may be at the current version (a recorded crash), so fetch regardless.
-    await this.#fetchOne(key);
+    await Promise.all([this.#fetchOne(key), this.#fetchLists(key)]);
+    this.#setPhase(entry, key, this.#live(key) ? "ready" : "failed");
     await this.refresh();
   }
 
   /** Connection status of every extension this host connected. */
   extensions(): ExtensionStatus[] {
-    return [...this.#entries].map(([key, e]) => ({
-      key,
-      name: e.config.name,
-      status: e.connection && !e.connection.closed ? "connected" : "disconnected",
-      reason: e.connection && !e.connection.closed ? null : e.reason,
-    }));
+    return [...this.#entries].map(([key, e]) => statusOf(key, e));
   }
 
   // ---- fetching -----------------------------------------------------------------------
@@ -341,19 +510,29 @@ export class ToolledgerHost {
 
   /** Resolves once pending list_changed work and refetches are done. */
   async settled(): Promise<void> {
-    while (this.#refreshTimer !== undefined || this.#refreshing || this.#background.size > 0) {
-      if (this.#refreshTimer !== undefined)
+    while (
+      this.#refreshTimer !== undefined ||
+      this.#listTimers.size > 0 ||
+      this.#refreshing ||
+      this.#background.size > 0
+    ) {
+      if (this.#refreshTimer !== undefined || this.#listTimers.size > 0)
         await new Promise((r) => setTimeout(r, this.options.refetchDebounceMs));
       await Promise.allSettled([this.#refreshing, ...this.#background]);
     }
   }
 
-  async #fetchOne(key: string): Promise<void> {
+  /** Fetches one extension's tools and records the outcome; returns the failure, if any. */
+  async #fetchOne(
+    key: string,
+    note: (e: AdapterError) => string = () => "",
+  ): Promise<AdapterError | null> {
     const entry = this.#entries.get(key);
     const connection = entry?.connection;
-    if (!connection || connection.closed) return;
+    if (!connection || connection.closed) return null;
     const startedAtVersion = this.state.version;
     let command: Command;
+    let failure: AdapterError | null = null;
     try {
       const fetched = await fetchTools(connection, {
         requestTimeoutMs: this.options.requestTimeoutMs,
@@ -373,12 +552,121 @@ export class ToolledgerHost {
       };
     } catch (error) {
       const e = asAdapterError(error);
-      if (e.code === "SESSION_CLOSED") return;
-      command = { type: "RecordFetchFailure", extension: key, startedAtVersion, error: e.message };
+      if (e.code === "SESSION_CLOSED") return null;
+      failure = e;
+      command = {
+        type: "RecordFetchFailure",
+        extension: key,
+        startedAtVersion,
+        error: `${e.message}${note(e)}`,
+      };
     }
     // The extension may have been removed or replaced while the fetch ran.
-    if (this.#entries.get(key)?.connection !== connection) return;
+    if (this.#entries.get(key)?.connection !== connection) return null;
     await this.#execute(() => command);
+    return failure;
+  }
+
+  /**
+   * G1: fetches an extension's prompt and resource lists (those its server declared) until a
+   * fetch is not overtaken by a list change, so the recorded list is the server's latest.
+   */
+  async #fetchLists(key: string, only?: CatalogList): Promise<void> {
+    const connection = this.#entries.get(key)?.connection;
+    if (!connection || connection.closed) return;
+    const caps = connection.capabilities;
+    const lists: CatalogList[] = [];
+    if (caps.prompts && only !== "resources") lists.push("prompts");
+    if (caps.resources && only !== "prompts") lists.push("resources");
+    await Promise.all(lists.map((list) => this.#fetchList(key, connection, list)));
+  }
+
+  async #fetchList(key: string, connection: ExtensionConnection, list: CatalogList): Promise<void> {
+    const limits = {
+      requestTimeoutMs: this.options.requestTimeoutMs,
+      maxPages: this.options.maxPages,
+    };
+    for (let round = 0; round < 10; round++) {
+      const startedAtVersion = this.#listVersion(key, list);
+      let command: Command;
+      try {
+        command =
+          list === "prompts"
+            ? {
+                type: "RecordPrompts",
+                extension: key,
+                startedAtVersion,
+                prompts: await fetchPrompts(connection, limits),
+              }
+            : {
+                type: "RecordResources",
+                extension: key,
+                startedAtVersion,
+                ...(await fetchResources(connection, limits)),
+              };
+      } catch (error) {
+        const e = asAdapterError(error);
+        if (e.code === "SESSION_CLOSED" || connection.closed) return;
+        command =
+          list === "prompts"
+            ? {
+                type: "RecordPrompts",
+                extension: key,
+                startedAtVersion,
+                prompts: [],
+                error: e.message,
+              }
+            : {
+                type: "RecordResources",
+                extension: key,
+                startedAtVersion,
+                resources: [],
+                resourceTemplates: [],
+                error: e.message,
+              };
+      }
+      if (this.#entries.get(key)?.connection !== connection) return;
+      await this.#execute(() => command);
+      if (this.#listVersion(key, list) === startedAtVersion) return;
+    }
+  }
+
+  #listVersion(key: string, list: CatalogList): number {
+    const catalog = getExtension(this.state, key)?.catalog;
+    return (
+      (list === "prompts" ? catalog?.promptsList.version : catalog?.resourcesList.version) ?? 0
+    );
+  }
+
+  /** G1: a prompt or resource list change invalidates that list now; the refetch waits for the burst to end. */
+  #onCatalogChanged(key: string, connection: ExtensionConnection, list: CatalogList): void {
+    if (this.#closed || this.#entries.get(key)?.connection !== connection) return;
+    this.#track(
+      this.#execute(() => ({
+        type: list === "prompts" ? "InvalidatePrompts" : "InvalidateResources",
+        extension: key,
+      })),
+    );
+    const timerKey = `${list}\u0000${key}`;
+    clearTimeout(this.#listTimers.get(timerKey));
+    this.#listTimers.set(
+      timerKey,
+      setTimeout(() => {
+        this.#listTimers.delete(timerKey);
+        if (!this.#closed) this.#track(this.#fetchLists(key, list));
+      }, this.options.refetchDebounceMs),
+    );
+  }
+
+  /** G1: the live connection of an extension (name or key), for relaying requests to its server. */
+  connection(nameOrKey: string): ExtensionConnection | undefined {
+    const connection = this.#entries.get(nameToKey(nameOrKey))?.connection;
+    return connection && !connection.closed ? connection : undefined;
+  }
+
+  /** G1: who answers sampling and elicitation requests from the servers (the gateway). */
+  setUpstreamRequestHandler(handler: UpstreamRequestHandler | null): void {
+    this.#upstreamRequestHandler = handler;
   }
 
   // ---- queries ------------------------------------------------------------------------
@@ -418,10 +706,16 @@ export class ToolledgerHost {
       );
     }
     try {
-      return await connection.callTool(rawName, args, {
-        timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      return await connection.callTool(
+        rawName,
+        args,
+        {
+          timeoutMs: options.timeoutMs ?? entry.config.callTimeoutMs ?? this.options.callTimeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        },
+        options.meta,
+      );
     } catch (error) {
       const e = asAdapterError(error);
       if (e.code === "REQUEST_TIMEOUT" || (e.code === "PROTOCOL_ERROR" && !e.serverAnswered)) {
@@ -458,15 +752,19 @@ export class ToolledgerHost {
     this.#closed = true;
     clearTimeout(this.#refreshTimer);
     this.#refreshTimer = undefined;
+    for (const timer of this.#listTimers.values()) clearTimeout(timer);
+    this.#listTimers.clear();
     await Promise.allSettled([...this.#entries.values()].map((e) => this.#retire(e)));
     await Promise.allSettled([this.#refreshing, ...this.#background]);
     await this.#writer.finish();
     this.#errors.complete();
+    this.#status.complete();
+    this.#upstreamNotifications.complete();
   }
 
   // ---- internals ----------------------------------------------------------------------
 
-  async #connect(key: string): Promise<void> {
+  async #connect(key: string, note = "", signal?: AbortSignal): Promise<void> {
     const entry = this.#entries.get(key);
     if (!entry) throw new AdapterError("COMMAND_REJECTED", `extension ${key} is not in this host`);
     let connection: ExtensionConnection;
@@ -475,31 +773,134 @@ export class ToolledgerHost {
         connectTimeoutMs: this.options.connectTimeoutMs,
         onListChanged: () => this.#onListChanged(key, connection),
         onLost: (reason) => this.#onLost(key, connection, reason),
+        ...(signal ? { signal } : {}),
+        onNotification: (n) => {
+          if (n.method === "notifications/prompts/list_changed")
+            this.#onCatalogChanged(key, connection, "prompts");
+          else if (n.method === "notifications/resources/list_changed")
+            this.#onCatalogChanged(key, connection, "resources");
+          this.#upstreamNotifications.next({ extension: key, ...n });
+        },
+        onRequest: (request, signal) => {
+          const handler = this.#upstreamRequestHandler;
+          if (!handler) {
+            throw new McpError(
+              ErrorCode.MethodNotFound,
+              `${request.method} is not supported: no client is connected to relay it to`,
+            );
+          }
+          return handler(key, request, signal);
+        },
       });
     } catch (error) {
       const e = asAdapterError(error);
+      if (signal?.aborted) throw e;
       entry.reason = e.message;
-      await this.#execute((state) => ({
-        type: "RecordFetchFailure",
-        extension: key,
-        startedAtVersion: state.version,
-        error: e.message,
-      }));
+      if (this.#entries.get(key) === entry && !this.#closed) {
+        await this.#execute((state) => ({
+          type: "RecordFetchFailure",
+          extension: key,
+          startedAtVersion: state.version,
+          error: `${e.message}${note}`,
+        }));
+      }
       throw e;
     }
-    if (this.#closed || this.#entries.get(key) !== entry) {
+    if (this.#closed || this.#entries.get(key) !== entry || signal?.aborted) {
       await connection.close();
       return;
     }
     entry.connection = connection;
+    entry.connectedAt = Date.now();
     entry.reason = null;
+  }
+
+  /**
+   * One attempt of a background start: start the server, list its tools, then fetch what
+   * went stale meanwhile. A failure is recorded with the retry it leads to.
+   */
+  async #attempt(key: string, entry: Entry): Promise<void> {
+    if (this.#closed || this.#entries.get(key) !== entry) return;
+    const control = new AbortController();
+    entry.attempt = control;
+    entry.retryTimer = undefined;
+    entry.nextAttemptAt = null;
+    entry.attempts++;
+    this.#setPhase(entry, key, "starting");
+    try {
+      await this.#connect(key, this.#retryNote(entry), control.signal);
+    } catch {
+      if (this.#entries.get(key) === entry && !control.signal.aborted) this.#retryLater(key, entry);
+      return;
+    }
+    const connection = entry.connection;
+    if (!connection || control.signal.aborted) return;
+    this.#setPhase(entry, key, "listing");
+    const [failure] = await Promise.all([
+      this.#fetchOne(key, (e) => (retryable(e) ? this.#retryNote(entry) : "")),
+      this.#fetchLists(key),
+    ]);
+    if (this.#entries.get(key) !== entry || entry.connection !== connection) return;
+    if (failure && retryable(failure) && this.options.retry) {
+      // A server that cannot list its tools is started afresh (a hang needs a new process).
+      entry.connection = null;
+      entry.reason = failure.message;
+      await connection.abandon(failure.message);
+      this.#retryLater(key, entry);
+      return;
+    }
+    this.#setPhase(entry, key, failure ? "failed" : "ready");
+    await this.refresh();
+  }
+
+  /** The note a failure of the current attempt is recorded with: which attempt, what next. */
+  #retryNote(entry: Entry): string {
+    const policy = this.options.retry;
+    if (!policy) return "";
+    if (entry.attempts >= policy.attempts)
+      return ` (attempt ${entry.attempts} of ${policy.attempts}; no more attempts: restart toolledger or reconnect it)`;
+    return ` (attempt ${entry.attempts} of ${policy.attempts}; next attempt in ${seconds(backoff(policy, entry.attempts))})`;
+  }
+
+  /** The note a lost connection is recorded with: whether and when it is restarted. */
+  #lossNote(entry: Entry): string {
+    const policy = this.options.retry;
+    if (!policy) return "";
+    if (entry.attempts >= policy.attempts)
+      return ` (no restart left after ${entry.attempts} attempts: restart toolledger or reconnect it)`;
+    return ` (restarting in ${seconds(backoff(policy, entry.attempts))}: attempt ${entry.attempts + 1} of ${policy.attempts})`;
+  }
+
+  /** Schedules the next attempt (bounded, exponential backoff), or gives up. */
+  #retryLater(key: string, entry: Entry): void {
+    const policy = this.options.retry;
+    if (this.#closed || !policy || entry.attempts >= policy.attempts) {
+      this.#setPhase(entry, key, "failed");
+      return;
+    }
+    const delay = backoff(policy, entry.attempts);
+    entry.nextAttemptAt = new Date(Date.now() + delay);
+    this.#setPhase(entry, key, "retrying");
+    entry.retryTimer = setTimeout(() => this.#track(this.#attempt(key, entry)), delay);
+    entry.retryTimer.unref?.();
+  }
+
+  #setPhase(entry: Entry, key: string, phase: ExtensionPhase): void {
+    entry.phase = phase;
+    if (!this.#closed) this.#status.next(statusOf(key, entry));
   }
 
   /** Closes an entry's connection on purpose (not reported as a loss). */
   async #retire(entry: Entry): Promise<void> {
     const connection = entry.connection;
+    entry.attempt?.abort();
+    entry.attempt = null;
+    clearTimeout(entry.retryTimer);
+    entry.retryTimer = undefined;
+    entry.nextAttemptAt = null;
     entry.connection = null;
     entry.reason = "disconnected by the host";
+    entry.phase = "stopped";
     if (connection) await connection.close();
   }
 
@@ -525,14 +926,51 @@ export class ToolledgerHost {
     if (this.#closed || entry?.connection !== connection) return;
     entry.connection = null;
     entry.reason = reason;
+    const policy = this.options.retry;
+    // A server that stayed up long enough is not in a crash loop: it gets its attempts back.
+    if (
+      policy &&
+      entry.connectedAt !== null &&
+      Date.now() - entry.connectedAt >= (policy.stableMs ?? DEFAULT_RETRY.stableMs!)
+    )
+      entry.attempts = 0;
+    const note = this.#lossNote(entry);
+    const error = `extension ${JSON.stringify(entry.config.name)} is unavailable: ${reason}`;
     this.#track(
       this.#execute((state) => ({
         type: "RecordFetchFailure",
         extension: key,
         startedAtVersion: state.version,
-        error: `extension ${JSON.stringify(entry.config.name)} is unavailable: ${reason}`,
+        error: `${error}${note}`,
       })),
     );
+    // G1: its prompts and resources leave the lists with its tools.
+    const catalog = getExtension(this.state, key)?.catalog;
+    if (catalog?.promptsList.status === "ok") {
+      this.#track(
+        this.#execute(() => ({
+          type: "RecordPrompts",
+          extension: key,
+          startedAtVersion: this.#listVersion(key, "prompts"),
+          prompts: [],
+          error,
+        })),
+      );
+    }
+    if (catalog?.resourcesList.status === "ok") {
+      this.#track(
+        this.#execute(() => ({
+          type: "RecordResources",
+          extension: key,
+          startedAtVersion: this.#listVersion(key, "resources"),
+          resources: [],
+          resourceTemplates: [],
+          error,
+        })),
+      );
+    }
+    if (policy) this.#retryLater(key, entry);
+    else this.#setPhase(entry, key, "failed");
   }
 
   /** Background work: its failures go to `errors$`, and `settled()`/`close()` wait for it. */
@@ -565,4 +1003,50 @@ export function openHost(options: HostOptions = {}): Promise<ToolledgerHost> {
 
 function isRegistryEvent(event: ToolledgerEvent): boolean {
   return REGISTRY_EVENT_TYPES.has(event.type);
+}
+
+function newEntry(config: ExtensionConfig): Entry {
+  return {
+    config,
+    connection: null,
+    reason: "connecting",
+    phase: "starting",
+    attempts: 0,
+    nextAttemptAt: null,
+    retryTimer: undefined,
+    connectedAt: null,
+    attempt: null,
+    started: null,
+    startedDone: true,
+  };
+}
+
+function statusOf(key: string, e: Entry): ExtensionStatus {
+  const live = e.connection !== null && !e.connection.closed;
+  return {
+    key,
+    name: e.config.name,
+    status: live ? "connected" : "disconnected",
+    reason: live ? null : e.reason,
+    phase: e.phase,
+    attempts: e.attempts,
+    nextAttemptAt: e.nextAttemptAt?.toISOString() ?? null,
+  };
+}
+
+/** The wait before attempt `attempt + 1`: initial delay doubled per attempt, capped. */
+function backoff(policy: RetryPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** Failures a new process may cure: a failed start, a crash, a hang. A server that answered with an error would answer the same. */
+function retryable(e: AdapterError): boolean {
+  if (e.code === "PROTOCOL_ERROR") return !e.serverAnswered;
+  return (
+    e.code === "START_FAILED" || e.code === "REQUEST_TIMEOUT" || e.code === "CONNECTION_CLOSED"
+  );
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

@@ -1,3 +1,4 @@
+export { isLoopbackHost, MIN_TOKEN_LENGTH } from "./_httpHost.js";
 export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
 export {
   capturePayload,
@@ -31,12 +32,17 @@ export {
   type RequestLimits,
   type ToolCallResult,
   type ToolsPage,
+  UPSTREAM_CLIENT_CAPABILITIES,
+  type UpstreamMessage,
 } from "./extensionConnection.js";
+export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
 export {
   createGatewayServer,
+  GATEWAY_CAPABILITIES,
   type Gateway,
   type GatewayOptions,
+  gatewayInstructions,
   gatewayTools,
   type HttpGateway,
   type HttpGatewayOptions,
@@ -47,12 +53,17 @@ export {
   type AddResult,
   type ConnectionStatus,
   compactTime,
+  DEFAULT_RETRY,
+  type ExtensionPhase,
   type ExtensionStatus,
   type HostOptions,
   newRegistryStreamId,
   openHost,
+  type RetryPolicy,
   ToolledgerHost,
   type UpstreamCallOptions,
+  type UpstreamNotification,
+  type UpstreamRequestHandler,
 } from "./host.js";
 export {
   exampleServers,

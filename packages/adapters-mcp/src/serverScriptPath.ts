@@ -13,6 +13,10 @@ export const SERVER_NAMES = [
   "appOnly",
   "cursorLoop",
   "http",
+  "sse",
+  "environment",
+  "slowStart",
+  "reference",
   "malformed",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];

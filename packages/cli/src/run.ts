@@ -5,11 +5,13 @@ import { demoSpec } from "./commands/demoSpec.js";
 import { explainSpec } from "./commands/explainSpec.js";
 import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
+import { installSpec, uninstallSpec } from "./commands/installSpec.js";
 import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
 import { toolsSpec } from "./commands/toolsSpec.js";
+import { viewSpec } from "./commands/viewSpec.js";
 import type { Deps } from "./deps.js";
 import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
 import { formatTable } from "./formatTable.js";
@@ -31,10 +33,16 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
     load: async () => (await import("./commands/sessions.js")).sessionsCommand,
   },
   { spec: replaySpec, load: async () => (await import("./commands/replay.js")).replayCommand },
+  { spec: viewSpec, load: async () => (await import("./commands/view.js")).viewCommand },
   { spec: auditSpec, load: async () => (await import("./commands/audit.js")).auditCommand },
   { spec: explainSpec, load: async () => (await import("./commands/explain.js")).explainCommand },
   { spec: exportSpec, load: async () => (await import("./commands/export.js")).exportCommand },
   { spec: importSpec, load: async () => (await import("./commands/import.js")).importCommand },
+  { spec: installSpec, load: async () => (await import("./commands/install.js")).installCommand },
+  {
+    spec: uninstallSpec,
+    load: async () => (await import("./commands/uninstall.js")).uninstallCommand,
+  },
   { spec: clearSpec, load: async () => (await import("./commands/lifecycle.js")).clearCommand },
   {
     spec: compactSpec,

@@ -15,6 +15,7 @@ const ADAPTER_CODES: Record<string, ExitCodeName> = {
   REQUEST_TIMEOUT: "serverFailure",
   CONNECTION_CLOSED: "serverFailure",
   EXTENSION_UNAVAILABLE: "serverFailure",
+  FETCH_GUARD: "serverFailure",
   PROTOCOL_ERROR: "serverFailure",
   COMMAND_REJECTED: "badInput",
   APPEND_REJECTED: "conflict",

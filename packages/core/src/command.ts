@@ -4,6 +4,9 @@ import {
   ConversationClientSchema,
   DeferralModeSchema,
   ExtensionKindSchema,
+  McpPromptSchema,
+  McpResourceSchema,
+  McpResourceTemplateSchema,
   McpToolSchema,
 } from "./events.js";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "./wireName.js";
@@ -110,6 +113,41 @@ export const DenyEnableToolsCommandSchema = z.strictObject({
 export const CompactCommandSchema = z.strictObject({ type: z.literal("Compact"), at });
 export const ClearCommandSchema = z.strictObject({ type: z.literal("Clear"), at });
 
+/** G1: an extension said `notifications/prompts/list_changed`. */
+export const InvalidatePromptsCommandSchema = z.strictObject({
+  type: z.literal("InvalidatePrompts"),
+  at,
+  extension,
+});
+
+/** G1: an extension said `notifications/resources/list_changed`. */
+export const InvalidateResourcesCommandSchema = z.strictObject({
+  type: z.literal("InvalidateResources"),
+  at,
+  extension,
+});
+
+/** G1: every page of `prompts/list`, at the extension's prompt-list version; `error` when it failed. */
+export const RecordPromptsCommandSchema = z.strictObject({
+  type: z.literal("RecordPrompts"),
+  at,
+  extension,
+  startedAtVersion: version,
+  prompts: z.array(McpPromptSchema),
+  error: z.string().optional(),
+});
+
+/** G1: every page of `resources/list` and `resources/templates/list`; `error` when it failed. */
+export const RecordResourcesCommandSchema = z.strictObject({
+  type: z.literal("RecordResources"),
+  at,
+  extension,
+  startedAtVersion: version,
+  resources: z.array(McpResourceSchema),
+  resourceTemplates: z.array(McpResourceTemplateSchema),
+  error: z.string().optional(),
+});
+
 /** C1: a host run starts writing its registry stream. */
 export const StartHostCommandSchema = z.strictObject({
   type: z.literal("StartHost"),
@@ -191,6 +229,10 @@ export const CommandSchema = z.discriminatedUnion("type", [
   DenyEnableToolsCommandSchema,
   CompactCommandSchema,
   ClearCommandSchema,
+  InvalidatePromptsCommandSchema,
+  InvalidateResourcesCommandSchema,
+  RecordPromptsCommandSchema,
+  RecordResourcesCommandSchema,
   StartHostCommandSchema,
   StartConversationCommandSchema,
   ResumeConversationCommandSchema,

@@ -79,6 +79,13 @@ const fields: Record<string, fc.Arbitrary<unknown>> = {
   ),
   durationMs: or(fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e6, noNaN: true }))),
   result: or(anyJson),
+  prompts: or(
+    fc.array(fc.record({ name: or(fc.string()), description: or(fc.string()) }), { maxLength: 3 }),
+  ),
+  resources: or(
+    fc.array(fc.record({ uri: or(fc.string()), name: or(fc.string()) }), { maxLength: 3 }),
+  ),
+  resourceTemplates: or(fc.array(fc.record({ uriTemplate: or(fc.string()) }), { maxLength: 2 })),
 };
 const FIELD_COUNT = Object.keys(fields).length;
 
@@ -140,6 +147,10 @@ function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
     CloseConversation: ["reason"],
     StartCall: ["callId", "name", "arguments", "includeHidden"],
     FinishCall: ["callId", "outcome", "durationMs", "reason", "error", "result"],
+    InvalidatePrompts: ["extension"],
+    InvalidateResources: ["extension"],
+    RecordPrompts: ["extension", "startedAtVersion", "prompts", "error"],
+    RecordResources: ["extension", "startedAtVersion", "resources", "resourceTemplates", "error"],
   };
   const keys = typeof command.type === "string" ? allowed[command.type] : undefined;
   if (!keys) return command;
@@ -277,6 +288,25 @@ describe("E6 decide is total over arbitrary input", () => {
       Clear: [{ type: "Clear" }],
       CloseConversation: [{ type: "CloseConversation", reason: "client went away" }],
       RemoveExtension: [{ type: "RemoveExtension", extension: "github" }],
+      InvalidatePrompts: [{ type: "InvalidatePrompts", extension: "github" }],
+      InvalidateResources: [{ type: "InvalidateResources", extension: "github" }],
+      RecordPrompts: [
+        {
+          type: "RecordPrompts",
+          extension: "github",
+          startedAtVersion: 1,
+          prompts: [{ name: "review", arguments: [{ name: "pr" }] }],
+        },
+      ],
+      RecordResources: [
+        {
+          type: "RecordResources",
+          extension: "github",
+          startedAtVersion: 1,
+          resources: [{ uri: "file:///a", name: "a" }],
+          resourceTemplates: [{ uriTemplate: "file:///{path}" }],
+        },
+      ],
     };
     script.RecordFetchFailure.push({
       type: "RecordFetchFailure",
@@ -301,6 +331,10 @@ describe("E6 decide is total over arbitrary input", () => {
       "RecordFetchFailure",
       "Compact",
       "Clear",
+      "InvalidatePrompts",
+      "RecordPrompts",
+      "InvalidateResources",
+      "RecordResources",
       "RemoveExtension",
       "CloseConversation",
     ];

@@ -90,6 +90,10 @@ export function decide(state: State, input: Command): Decision {
     case "RemoveExtension":
     case "RecordFetch":
     case "RecordFetchFailure":
+    case "InvalidatePrompts":
+    case "InvalidateResources":
+    case "RecordPrompts":
+    case "RecordResources":
       return decideForExtension(state, command, command.extension, at);
     case "ConfigureDeferral": {
       const event: ToolledgerEvent = {
@@ -273,6 +277,17 @@ function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Re
       return rejected("INVALID_COMMAND", `${command.type}: ${path}: ${problem.message}`, path);
     }
   }
+  if (command.type === "RecordPrompts" || command.type === "RecordResources") {
+    const listed =
+      command.type === "RecordPrompts"
+        ? { prompts: command.prompts }
+        : { resources: command.resources, resourceTemplates: command.resourceTemplates };
+    const problem = jsonProblem(listed);
+    if (problem) {
+      const path = problem.path.join(".");
+      return rejected("INVALID_COMMAND", `${command.type}: ${path}: ${problem.message}`, path);
+    }
+  }
   if (command.type === "RecordFetch") {
     // The tools' free-form fields (schemas, _meta) must survive the log's JSON round trip.
     const problem = jsonProblem(command.tools, ["tools"]);
@@ -308,7 +323,17 @@ function preview(value: unknown): string {
 
 type ExtensionCommand = Extract<
   ParsedCommand,
-  { type: "RemoveExtension" | "InvalidateTools" | "RecordFetch" | "RecordFetchFailure" }
+  {
+    type:
+      | "RemoveExtension"
+      | "InvalidateTools"
+      | "RecordFetch"
+      | "RecordFetchFailure"
+      | "InvalidatePrompts"
+      | "InvalidateResources"
+      | "RecordPrompts"
+      | "RecordResources";
+  }
 >;
 
 function decideForExtension(
@@ -356,6 +381,35 @@ function decideForExtension(
           extension: key,
           startedAtVersion: command.startedAtVersion,
           error: command.error,
+        },
+      ]);
+    case "InvalidatePrompts":
+      return accepted([{ type: "PromptsInvalidated", v, ...at, extension: key }]);
+    case "InvalidateResources":
+      return accepted([{ type: "ResourcesInvalidated", v, ...at, extension: key }]);
+    case "RecordPrompts":
+      return accepted([
+        {
+          type: "PromptsFetched",
+          v,
+          ...at,
+          extension: key,
+          startedAtVersion: command.startedAtVersion,
+          prompts: command.prompts,
+          ...(command.error === undefined ? {} : { error: command.error }),
+        },
+      ]);
+    case "RecordResources":
+      return accepted([
+        {
+          type: "ResourcesFetched",
+          v,
+          ...at,
+          extension: key,
+          startedAtVersion: command.startedAtVersion,
+          resources: command.resources,
+          resourceTemplates: command.resourceTemplates,
+          ...(command.error === undefined ? {} : { error: command.error }),
         },
       ]);
   }

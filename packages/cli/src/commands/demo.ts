@@ -13,10 +13,13 @@ import {
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { appendToConversation } from "../appendToConversation.js";
 import { CliError } from "../cliError.js";
+import { cliInvocation } from "../cliInvocation.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { finalState } from "../foldEntries.js";
 import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
@@ -24,6 +27,7 @@ import { createOutput, type Output } from "../output.js";
 import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
 import { shellQuote } from "../shellQuote.js";
+import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";
 
 const TIMEOUT_MS = 15_000;
@@ -220,16 +224,22 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
 
   try {
     const entries = await readSession(store, sessionId);
+    // D4: the figure of the recorded session's final state, the one `view` charts at its end.
+    const tokens = contextTokens(finalState(entries));
     const audit = await store.auditEnables({ sessionId });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const db = shellQuote(location.path);
+    const main = fileURLToPath(new URL("../main.js", import.meta.url));
+    // Printed commands run as printed: `toolledger` only when that is this CLI on the PATH.
+    const tl = cliInvocation(deps.env, main);
     const next = [
-      `toolledger replay ${sessionId} --db ${db}`,
-      `toolledger replay ${sessionId} --to ${Math.min(entries.at(-1)?.position ?? 0, 12)} --db ${db}`,
-      `toolledger audit --session ${sessionId} --db ${db}`,
-      `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
-      `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
-      `toolledger export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
+      `${tl} replay ${sessionId} --db ${db}`,
+      `${tl} replay ${sessionId} --to ${Math.min(entries.at(-1)?.position ?? 0, 12)} --db ${db}`,
+      `${tl} audit --session ${sessionId} --db ${db}`,
+      `${tl} explain notes__add_note --session ${sessionId} --db ${db}`,
+      `${tl} explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `${tl} view ${sessionId} --db ${db} --open`,
+      `${tl} export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
     ];
     if (json) {
       o.json({
@@ -238,6 +248,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
         script,
         replay: [...replaySteps(entries)].map((r) => r.step),
         audit,
+        tokens: { tokenizer: TOKENIZER, ...tokens },
         next,
       });
       return EXIT.ok;
@@ -249,10 +260,12 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
     say(`\n${o.out.bold("Audit")} of enable_tools requests`);
     say(formatAuditRows(audit.requests, o));
+    say(`\n${o.out.bold("What deferral saved")} at the end of the session (D4)`);
+    say(`  ${formatContextTokens(tokens)}`);
     say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
-    const main = fileURLToPath(new URL("../main.js", import.meta.url));
-    say(o.out.dim(`\n(not on your PATH yet? alias toolledger=${shellQuote(`node ${main}`)})`));
+    if (tl !== "toolledger")
+      say(o.out.dim(`\n(to type \`toolledger\` instead: alias toolledger=${shellQuote(tl)})`));
     return EXIT.ok;
   } finally {
     await store.close();
@@ -290,11 +303,7 @@ function formatAuditRows(
         ? o.out.red(r.outcome)
         : o.out.yellow(r.outcome),
     `${r.requested.position}${r.responded ? `→${r.responded.position}` : ""}`,
-    r.stillEnabled.length > 0
-      ? "yes"
-      : r.ended
-        ? `no: ${r.ended.by === "Cleared" ? "cleared" : r.ended.by} at ${r.ended.position}`
-        : "-",
+    stillEnabledLabel(r),
   ]);
   return formatTable(rows, {
     header: ["CALL", "NAMES", "OUTCOME", "EVENTS", "STILL ENABLED"],

@@ -1,9 +1,11 @@
-import { diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
+import { diagnostics, type ListToolsOptions, listTools, nameToKey } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
+import { isWarning } from "../isWarning.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { createOutput } from "../output.js";
 import { startSession } from "../startSession.js";
@@ -35,7 +37,10 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   // R8/R10: diagnostics naming hidden extensions only with --include-hidden.
   const diagnosticOptions = { includeHidden: filter.includeHidden === true };
 
-  const { session, failures } = await startSession(config, deferral, o, { now: deps.now });
+  const { session, failures } = await startSession(config, deferral, o, {
+    now: deps.now,
+    env: deps.env,
+  });
   try {
     const state = session.state;
     const tools = listTools(state, filter).map((t) => ({
@@ -44,7 +49,9 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       inputSchema: t.raw.inputSchema,
     }));
     if (booleanOption(parsed, "json")) {
-      o.json({ deferral, tools, diagnostics: diagnostics(state, diagnosticOptions) });
+      // D4: the same figure `view` charts and the demo prints, for the registry as a whole.
+      const tokens = { tokenizer: TOKENIZER, ...contextTokens(state) };
+      o.json({ deferral, tools, tokens, diagnostics: diagnostics(state, diagnosticOptions) });
     } else if (tools.length === 0) {
       o.note(
         `no tools${extension !== undefined ? ` from extension ${JSON.stringify(extension)}` : ""}`,
@@ -69,10 +76,16 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       ];
       o.data(formatTable(rows, { header, styleHeader: o.out.bold }));
       o.note(`${tools.length} tool(s); deferral ${deferral.mode}`);
+      o.note(`model context: ${formatContextTokens(contextTokens(state))}`);
     }
-    if (!booleanOption(parsed, "json"))
-      for (const d of diagnostics(state, diagnosticOptions))
+    if (!booleanOption(parsed, "json")) {
+      // A server that failed to start was reported above, with its stderr tail; once is enough.
+      const reported = new Set(failures.map((f) => nameToKey(f.name)));
+      for (const d of diagnostics(state, diagnosticOptions)) {
+        if (!isWarning(d) || (d.kind === "fetch_failed" && reported.has(d.extension))) continue;
         o.note(`${o.err.yellow("!")} ${d.message}`);
+      }
+    }
   } finally {
     await session.close();
   }
