@@ -520,3 +520,27 @@ describe("R9 refetches keep what did not change (cost, not behaviour)", () => {
     expect(getExtension(h.state, "github")!.tools).toBe(before);
   });
 });
+
+describe("fetch bookkeeping keeps every field of the extension", () => {
+  it("G1 a tool fetch (and a failed one) leaves the extension's prompt and resource lists as they were", () => {
+    const h = host();
+    h.add("ref");
+    h.run({
+      type: "RecordPrompts",
+      extension: "ref",
+      startedAtVersion: 0,
+      prompts: [{ name: "p" }],
+    });
+    const catalog = getExtension(h.state, "ref")!.catalog;
+    expect(catalog?.prompts.map((p) => p.publicName)).toEqual(["ref__p"]);
+    h.fetch("ref", ["t"]);
+    expect(getExtension(h.state, "ref")!.catalog).toBe(catalog);
+    h.run({
+      type: "RecordFetchFailure",
+      extension: "ref",
+      startedAtVersion: h.state.version,
+      error: "x",
+    });
+    expect(getExtension(h.state, "ref")!.catalog).toBe(catalog);
+  });
+});
