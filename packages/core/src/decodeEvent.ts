@@ -27,6 +27,11 @@ const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
  * versions are typed errors, never silent skips.
  */
 export function decodeEvent(json: unknown): DecodeResult {
+  // The commonest events first: they are known, current-version types by construction.
+  if (typeof json === "object" && json !== null) {
+    const fast = decodeCommonEvent(json as Record<string, unknown>);
+    if (fast) return { ok: true, event: fast };
+  }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     return fail("NOT_AN_OBJECT", "", "an event must be a JSON object with `type` and `v`");
   }
@@ -45,8 +50,6 @@ export function decodeEvent(json: unknown): DecodeResult {
       `${raw.type} has schema version ${raw.v}, newer than the supported version ${EVENT_SCHEMA_VERSION}; upgrade toolledger to read it`,
     );
   }
-  const fast = decodeCommonEvent(raw);
-  if (fast) return { ok: true, event: fast };
   const parsed = ToolledgerEventSchema.safeParse(json);
   if (parsed.success) return { ok: true, event: parsed.data };
   const issue = parsed.error.issues[0];

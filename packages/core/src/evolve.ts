@@ -1,7 +1,7 @@
 import { evolveCatalog } from "./_evolveCatalog.js";
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
 import { assignWireNames, hasRenamed, updateCollisions, updateWireIndex } from "./_registry.js";
-import { sameJson } from "./_sameJson.js";
+import { sameTool } from "./_sameJson.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
@@ -199,7 +199,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     // A tool listed again unchanged keeps its registered object (checked, named, in the old
     // generation already): the refetch's copy dies young. Most refetches change nothing.
     const next: RegisteredTool | undefined = previous[tools.length];
-    if (seen === null && next?.rawName === rawName && sameJson(next.raw, raw)) {
+    if (seen === null && next?.rawName === rawName && sameTool(next.raw, raw)) {
       if (next.wireName !== next.publicName) allFit = false;
       tools.push(next);
       continue;
@@ -207,7 +207,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     if (seen === null) seen = new Set(tools.map((t) => t.rawName));
     byName ??= new Map(previous.map((t) => [t.rawName, t]));
     const old = byName.get(rawName);
-    if (old !== undefined && !seen.has(rawName) && sameJson(old.raw, raw)) {
+    if (old !== undefined && !seen.has(rawName) && sameTool(old.raw, raw)) {
       seen.add(rawName);
       if (old.wireName !== old.publicName) allFit = false;
       tools.push(old);
