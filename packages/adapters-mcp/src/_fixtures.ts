@@ -48,9 +48,12 @@ export interface RunningHttpServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the shipped streamable-HTTP test server on a free loopback port. */
-export async function startHttpServer(): Promise<RunningHttpServer> {
-  const child = spawn(process.execPath, [serverScriptPath("http"), "--port", "0"], {
+/** Starts a shipped streamable-HTTP test server (default `http`) on a free loopback port. */
+export async function startHttpServer(
+  server: ServerName = "http",
+  args: string[] = [],
+): Promise<RunningHttpServer> {
+  const child = spawn(process.execPath, [serverScriptPath(server), ...args, "--port", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -1,7 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
@@ -9,8 +12,10 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { StderrTail } from "./_stderrTail.js";
 import { AdapterError } from "./adapterError.js";
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
+import { Redactor } from "./redactor.js";
 
 export interface ConnectOptions {
   /** How long starting the server and the MCP handshake may take. Default 30 s. */
@@ -20,6 +25,8 @@ export interface ConnectOptions {
   /** Called once when the connection closes without `close()` being called (a crash or a kill). */
   onLost?: (reason: string) => void;
   clientInfo?: { name: string; version: string };
+  /** Removes secrets from every message this connection makes. Default: this config's secrets. */
+  redactor?: Redactor;
 }
 
 export interface RequestLimits {
@@ -30,7 +37,11 @@ export interface RequestLimits {
 /** A tool call result as the server sent it (checked loosely; the host passes it on). */
 export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: string]: unknown };
 
-const STDERR_TAIL_BYTES = 4096;
+/** What `stderrTail` returns, and what a failure message quotes of it. */
+const STDERR_TAIL_CHARS = 4096;
+const STDERR_IN_MESSAGE_CHARS = 800;
+/** A server's own error text (an HTTP body, a JSON-RPC error message) quoted in a message. */
+const SERVER_TEXT_CHARS = 2000;
 const LooseResult = z.looseObject({});
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 export type ToolsPage = z.infer<typeof ToolsPage>;
@@ -44,7 +55,8 @@ export class ExtensionConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #onLost: ((reason: string) => void) | undefined;
-  #stderr = "";
+  readonly #redactor: Redactor;
+  readonly #stderr: StderrTail;
   #exit: string | null = null;
   #closing = false;
   #closed = false;
@@ -61,6 +73,8 @@ export class ExtensionConnection {
     this.#client = client;
     this.#transport = transport;
     this.#onLost = options.onLost;
+    this.#redactor = options.redactor ?? Redactor.forConfigs([config]);
+    this.#stderr = new StderrTail(this.#redactor);
   }
 
   /** Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. */
@@ -86,9 +100,7 @@ export class ExtensionConnection {
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on("data", (chunk: Buffer) =>
-        connection.#appendStderr(chunk.toString("utf8")),
-      );
+      transport.stderr?.on("data", (chunk: Buffer) => connection.#stderr.push(chunk));
       const start = transport.start.bind(transport);
       transport.start = async () => {
         await start();
@@ -109,7 +121,7 @@ export class ExtensionConnection {
       throw new AdapterError(
         "START_FAILED",
         connection.#redact(
-          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${messageOf(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${connection.#serverText(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
         ),
         { cause: error },
       );
@@ -128,9 +140,9 @@ export class ExtensionConnection {
     return this.#lostReason;
   }
 
-  /** The last few KB the server wrote to stderr (stdio only). */
+  /** The last few KB the server wrote to stderr (stdio only), secrets redacted. */
   get stderrTail(): string {
-    return this.#stderr;
+    return this.#stderr.read(STDERR_TAIL_CHARS);
   }
 
   /** Server instructions from the handshake, if any. */
@@ -232,7 +244,7 @@ export class ExtensionConnection {
     }
     return new AdapterError(
       "PROTOCOL_ERROR",
-      this.#redact(`${method} to ${this.#who()} failed: ${messageOf(error)}`),
+      this.#redact(`${method} to ${this.#who()} failed: ${this.#serverText(error)}`),
       { cause: error, serverAnswered: error instanceof McpError },
     );
   }
@@ -266,17 +278,13 @@ export class ExtensionConnection {
 
   /** Env and header values never leave the adapter, even when a server prints them. */
   #redact(text: string): string {
-    const secrets = Object.values(
-      (this.config.type === "stdio" ? this.config.env : this.config.headers) ?? {},
-    );
-    let out = text;
-    for (const secret of secrets)
-      if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
-    return out;
+    return this.#redactor.redact(text);
   }
 
-  #appendStderr(text: string): void {
-    this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL_BYTES);
+  /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
+  #serverText(error: unknown): string {
+    const status = error instanceof StreamableHTTPError && error.code ? `HTTP ${error.code}: ` : "";
+    return status + this.#redactor.head(messageOf(error), SERVER_TEXT_CHARS);
   }
 
   #exitText(): string {
@@ -284,8 +292,8 @@ export class ExtensionConnection {
   }
 
   #stderrText(): string {
-    const tail = this.#stderr.trim();
-    return tail === "" ? "" : `; stderr tail: ${tail.slice(-800)}`;
+    const tail = this.#stderr.read(STDERR_IN_MESSAGE_CHARS);
+    return tail === "" ? "" : `; stderr tail: ${tail}`;
   }
 
   #who(): string {

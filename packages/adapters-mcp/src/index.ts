@@ -24,6 +24,7 @@ export {
   serveGatewayHttp,
   serveGatewayStdio,
 } from "./gateway.js";
+export { Redactor } from "./redactor.js";
 export {
   exampleServers,
   SERVER_NAMES,

@@ -28,6 +28,7 @@ import { AdapterError } from "./adapterError.js";
 import { configFingerprint, type ExtensionConfig } from "./extensionConfig.js";
 import { ExtensionConnection, type ToolCallResult } from "./extensionConnection.js";
 import { fetchTools } from "./fetchTools.js";
+import { Redactor } from "./redactor.js";
 
 export interface SessionOptions {
   /** The event log. Default: a fresh in-memory store. */
@@ -137,6 +138,8 @@ export class ToolledgerSession {
   #refreshing: Promise<void> | null = null;
   #refreshAgain = false;
   #background = new Set<Promise<unknown>>();
+  /** Every added config's secrets: redacted from every command before it becomes an event. */
+  #redactor = Redactor.none;
   #closed = false;
   #finished = false;
 
@@ -207,6 +210,7 @@ export class ToolledgerSession {
    */
   async addExtensions(configs: readonly ExtensionConfig[]): Promise<AddResult[]> {
     this.#open();
+    this.#redactor = this.#redactor.with(Redactor.forConfigs(configs));
     const keys: (string | null)[] = [];
     for (const config of configs) {
       const key = nameToKey(config.name);
@@ -534,6 +538,7 @@ export class ToolledgerSession {
     try {
       connection = await ExtensionConnection.connect(entry.config, {
         connectTimeoutMs: this.#options.connectTimeoutMs,
+        redactor: this.#redactor,
         onListChanged: () => this.#onListChanged(key, connection),
         onLost: (reason) => this.#onLost(key, connection, reason),
       });
@@ -615,7 +620,11 @@ export class ToolledgerSession {
    */
   #execute(make: (state: State) => Command): Promise<ToolledgerEvent[]> {
     const run = async (): Promise<ToolledgerEvent[]> => {
-      const command = { ...make(this.state), at: this.#options.now().toISOString() } as Command;
+      // Servers' text (errors, stderr, tool lists) reaches commands: no secret enters an event.
+      const command = this.#redactor.redactValue({
+        ...make(this.state),
+        at: this.#options.now().toISOString(),
+      } as Command);
       const decision = decide(this.state, command);
       if (!decision.ok)
         throw new AdapterError(
