@@ -25,7 +25,7 @@ afterEach(async () => {
 /** Everything a session exposes that can reach a log, an event or an error. */
 async function everything(s: ToolledgerSession, thrown: unknown[]): Promise<string> {
   return JSON.stringify({
-    events: await s.store.readStream(s.streamId),
+    events: await s.store.readAll({ limit: 100_000 }),
     state: s.state,
     diagnostics: s.diagnostics(),
     extensions: s.extensions(),

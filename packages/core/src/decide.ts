@@ -1,8 +1,11 @@
 import { hget, hhas, hkeys } from "./_hashDict.js";
 import { winnerOf } from "./_registry.js";
+import { checkCall } from "./checkCall.js";
 import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
 import {
+  type CallOutcome,
+  type ConversationClient,
   type DeferralMode,
   type EnableError,
   EVENT_SCHEMA_VERSION,
@@ -13,6 +16,7 @@ import { evolve } from "./evolve.js";
 import { listTools } from "./listTools.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
 import { nameToKey } from "./nameToKey.js";
+import { resolveTool } from "./resolveTool.js";
 import type { State } from "./state.js";
 
 const v = EVENT_SCHEMA_VERSION;
@@ -41,9 +45,47 @@ export type Command = Timed &
     | { type: "EnableTools"; callId: string; names: string[] }
     | { type: "Compact" }
     | { type: "Clear" }
+    | { type: "StartHost"; hostname: string; pid?: number; toolledgerVersion?: string }
+    | ({ type: "StartConversation" } & ConversationOpening)
+    | ({ type: "ResumeConversation" } & ConversationOpening)
+    | { type: "CloseConversation"; reason: string }
+    | {
+        type: "StartCall";
+        callId: string;
+        /** The name as the client called it. */
+        name: string;
+        /** Only when the host records payloads (already truncated and redacted). */
+        arguments?: unknown;
+        /** R8: host-internal calls may resolve hidden tools. */
+        includeHidden?: boolean;
+      }
+    | {
+        type: "FinishCall";
+        callId: string;
+        outcome: CallOutcome;
+        durationMs: number;
+        /** The refusal code when the host refuses a call the registry allowed (bad arguments). */
+        reason?: string;
+        error?: string;
+        result?: unknown;
+      }
   );
 
-export type CommandErrorCode = "EMPTY_EXTENSION_KEY" | "UNKNOWN_EXTENSION" | "DUPLICATE_CALL_ID";
+/** C1/C5: what a conversation records when it starts or is reopened. */
+export interface ConversationOpening {
+  registryStream: string;
+  client?: ConversationClient | null;
+  protocolVersion?: string | null;
+  transport?: string | null;
+  hostname?: string | null;
+}
+
+export type CommandErrorCode =
+  | "EMPTY_EXTENSION_KEY"
+  | "UNKNOWN_EXTENSION"
+  | "DUPLICATE_CALL_ID"
+  | "CONVERSATION_EXISTS"
+  | "CONVERSATION_CLOSED";
 
 export type Decision =
   | { ok: true; events: ToolledgerEvent[] }
@@ -143,11 +185,129 @@ export function decide(state: State, command: Command): Decision {
       ]);
     case "Clear":
       return accepted([{ type: "Cleared", v, ...at }]);
+    case "StartHost":
+      return accepted([
+        {
+          type: "HostStarted",
+          v,
+          ...at,
+          hostname: command.hostname,
+          ...(command.pid === undefined ? {} : { pid: command.pid }),
+          ...(command.toolledgerVersion === undefined
+            ? {}
+            : { toolledgerVersion: command.toolledgerVersion }),
+        },
+      ]);
+    case "StartConversation":
+    case "ResumeConversation": {
+      if (command.type === "StartConversation" && state.conversation !== null) {
+        return rejected(
+          "CONVERSATION_EXISTS",
+          `this stream already holds a conversation (started ${state.conversation.startedAt ?? "earlier"}); resume it instead of starting it again`,
+        );
+      }
+      return accepted([
+        {
+          type:
+            command.type === "StartConversation" ? "ConversationStarted" : "ConversationResumed",
+          v,
+          ...at,
+          registryStream: command.registryStream,
+          client: command.client ?? null,
+          protocolVersion: command.protocolVersion ?? null,
+          transport: command.transport ?? null,
+          hostname: command.hostname ?? null,
+        },
+      ]);
+    }
+    case "CloseConversation":
+      // Closing twice records nothing the second time.
+      if (state.conversation?.status === "closed") return accepted([]);
+      return accepted([{ type: "ConversationClosed", v, ...at, reason: command.reason }]);
+    case "StartCall":
+      return decideCall(state, command, at);
+    case "FinishCall":
+      return accepted([
+        {
+          type: "ToolCallFinished",
+          v,
+          ...at,
+          callId: command.callId,
+          outcome: command.outcome,
+          durationMs: command.durationMs,
+          reason: command.reason ?? null,
+          error: command.error ?? null,
+          ...(command.result === undefined ? {} : { result: command.result }),
+        },
+      ]);
     default: {
       const unreachable: never = command;
       return unreachable;
     }
   }
+}
+
+/**
+ * C4 + R13 + D9: records a call as it arrives. A call the registry refuses (unknown,
+ * ambiguous, app-only, hidden, deferred and not enabled) is finished at once as `refused`
+ * with its reason; `enable_tools` in lookup mode is the built-in tool and always starts.
+ */
+function decideCall(
+  state: State,
+  command: Extract<Command, { type: "StartCall" }>,
+  at: { at?: string },
+): Decision {
+  const args = command.arguments === undefined ? {} : { arguments: command.arguments };
+  if (command.name === ENABLE_TOOLS_NAME && state.deferral.mode === "lookup") {
+    return accepted([
+      {
+        type: "ToolCallStarted",
+        v,
+        ...at,
+        callId: command.callId,
+        name: command.name,
+        publicName: ENABLE_TOOLS_NAME,
+        owner: null,
+        rawName: null,
+        ...args,
+      },
+    ]);
+  }
+  const check = checkCall(
+    state,
+    command.name,
+    command.includeHidden ? { includeHidden: true } : {},
+  );
+  // A refused call still names the tool it resolved to (deferred, app-only, hidden), for the audit.
+  const resolved = check.ok ? check : resolveTool(state, command.name, { includeHidden: true });
+  const started: ToolledgerEvent = {
+    type: "ToolCallStarted",
+    v,
+    ...at,
+    callId: command.callId,
+    name: command.name,
+    publicName: resolved.ok ? resolved.publicName : null,
+    owner: resolved.ok ? resolved.extension : null,
+    rawName: resolved.ok ? resolved.rawName : null,
+    ...args,
+  };
+  if (check.ok) return accepted([started]);
+  // The model is told a hidden tool is unknown (R8); the log says why, for whoever audits it.
+  const hidden = check.error.code === "UNKNOWN_TOOL" && !command.includeHidden && resolved.ok;
+  const reason = hidden ? "HIDDEN_TOOL" : check.error.code;
+  return accepted([
+    started,
+    {
+      type: "ToolCallFinished",
+      v,
+      ...at,
+      callId: command.callId,
+      outcome: "refused",
+      durationMs: 0,
+      reason,
+      error: check.error.message,
+    },
+  ]);
 }
 
 /** D5: all-or-nothing validation against the model-visible tools of the current registry. */

@@ -22,6 +22,13 @@ describe("E1/E2 decodeEvent", () => {
         "ToolsFetchFailed",
         "ToolsFetched",
         "ToolsInvalidated",
+        // C1, C3–C5
+        "HostStarted",
+        "ConversationStarted",
+        "ConversationResumed",
+        "ConversationClosed",
+        "ToolCallStarted",
+        "ToolCallFinished",
       ].sort(),
     );
   });

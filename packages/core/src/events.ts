@@ -156,6 +156,110 @@ export type Compacted = z.infer<typeof CompactedSchema>;
 export const ClearedSchema = z.object({ type: z.literal("Cleared"), v, at });
 export type Cleared = z.infer<typeof ClearedSchema>;
 
+/** C1/C3: a host run started writing its registry stream (a run, or a resume, of the host). */
+export const HostStartedSchema = z.object({
+  type: z.literal("HostStarted"),
+  v,
+  at,
+  /** The machine's host name, so a shared store can tell hosts apart. */
+  hostname: z.string(),
+  pid: z.number().int().nonnegative().optional(),
+  /** The toolledger release that wrote the run. */
+  toolledgerVersion: z.string().optional(),
+});
+export type HostStarted = z.infer<typeof HostStartedSchema>;
+
+/** C5: who is on the other end of a conversation. */
+export const ConversationClientSchema = z.object({
+  /** `clientInfo` as the client sent it at `initialize`. */
+  name: z.string(),
+  version: z.string(),
+});
+export type ConversationClient = z.infer<typeof ConversationClientSchema>;
+
+/**
+ * C1/C5: the first event of a conversation stream. `registryStream` names the host stream
+ * whose registry events the conversation observes (merged in global order).
+ */
+export const ConversationStartedSchema = z.object({
+  type: z.literal("ConversationStarted"),
+  v,
+  at,
+  registryStream: z.string().min(1),
+  client: ConversationClientSchema.nullable().default(null),
+  protocolVersion: z.string().nullable().default(null),
+  /** `stdio`, `streamable_http`, `in_process`, or a host-defined transport. */
+  transport: z.string().nullable().default(null),
+  hostname: z.string().nullable().default(null),
+});
+export type ConversationStarted = z.infer<typeof ConversationStartedSchema>;
+
+/** C3: a conversation was reopened (resumed) by a host, possibly on a new registry stream. */
+export const ConversationResumedSchema = z.object({
+  type: z.literal("ConversationResumed"),
+  v,
+  at,
+  registryStream: z.string().min(1),
+  client: ConversationClientSchema.nullable().default(null),
+  protocolVersion: z.string().nullable().default(null),
+  transport: z.string().nullable().default(null),
+  hostname: z.string().nullable().default(null),
+});
+export type ConversationResumed = z.infer<typeof ConversationResumedSchema>;
+
+/** C3: the conversation's MCP session ended (or its host stopped). */
+export const ConversationClosedSchema = z.object({
+  type: z.literal("ConversationClosed"),
+  v,
+  at,
+  reason: z.string(),
+});
+export type ConversationClosed = z.infer<typeof ConversationClosedSchema>;
+
+/** C4: how a tool call ended. */
+export const CallOutcomeSchema = z.enum([
+  "ok",
+  "tool_error",
+  "refused",
+  "timeout",
+  "cancelled",
+  "unavailable",
+]);
+export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
+
+/** C4: a `tools/call` reached the conversation. Owner and raw name are null when it did not resolve. */
+export const ToolCallStartedSchema = z.object({
+  type: z.literal("ToolCallStarted"),
+  v,
+  at,
+  callId: z.string().min(1),
+  /** The name exactly as the client called it. */
+  name: z.string(),
+  /** The public name it resolved to (R13), or null. */
+  publicName: z.string().nullable().default(null),
+  owner: z.string().nullable().default(null),
+  rawName: z.string().nullable().default(null),
+  /** Recorded only when the host opts in: truncated, secrets redacted. */
+  arguments: z.unknown().optional(),
+});
+export type ToolCallStarted = z.infer<typeof ToolCallStartedSchema>;
+
+/** C4: the outcome of a started call; `reason` is the refusal code when `outcome` is `refused`. */
+export const ToolCallFinishedSchema = z.object({
+  type: z.literal("ToolCallFinished"),
+  v,
+  at,
+  callId: z.string().min(1),
+  outcome: CallOutcomeSchema,
+  durationMs: z.number().nonnegative(),
+  reason: z.string().nullable().default(null),
+  /** The error text (a refusal's message, a tool error's text, a timeout); secret-free. */
+  error: z.string().nullable().default(null),
+  /** Recorded only when the host opts in: truncated, secrets redacted. */
+  result: z.unknown().optional(),
+});
+export type ToolCallFinished = z.infer<typeof ToolCallFinishedSchema>;
+
 export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ExtensionAddedSchema,
   ExtensionRemovedSchema,
@@ -167,6 +271,12 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   EnableToolsRespondedSchema,
   CompactedSchema,
   ClearedSchema,
+  HostStartedSchema,
+  ConversationStartedSchema,
+  ConversationResumedSchema,
+  ConversationClosedSchema,
+  ToolCallStartedSchema,
+  ToolCallFinishedSchema,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];
@@ -175,7 +285,10 @@ export const EVENT_TYPES: readonly ToolledgerEventType[] = ToolledgerEventSchema
   (o) => o.shape.type.value,
 );
 
-/** Events whose effect belongs to the conversation (D6–D8), not to the registry. */
+/**
+ * D7: the enable-related conversation events whose effect a `Compacted` event carries, so a
+ * fold may skip them before the latest `Compacted`.
+ */
 export const CONVERSATION_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
   "EnableToolsRequested",
   "EnableToolsResponded",
@@ -185,3 +298,16 @@ export const CONVERSATION_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Se
 
 /** Input type of an event before defaults are applied (what appenders may write). */
 export type ToolledgerEventInput = z.input<typeof ToolledgerEventSchema>;
+
+/**
+ * C1: events of a host's registry stream. Every other type belongs to a conversation stream;
+ * a stream written before conversations existed (a legacy session) holds both kinds.
+ */
+export const REGISTRY_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
+  "HostStarted",
+  "ExtensionAdded",
+  "ExtensionRemoved",
+  "ToolsInvalidated",
+  "ToolsFetched",
+  "ToolsFetchFailed",
+]);

@@ -3,13 +3,20 @@ import { updateCollisions } from "./_registry.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
+  CallOutcome,
   Compacted,
+  ConversationClosed,
+  ConversationResumed,
+  ConversationStarted,
   DeferralConfigured,
   EnableToolsRequested,
   EnableToolsResponded,
   ExtensionAdded,
   ExtensionRemoved,
+  HostStarted,
   McpTool,
+  ToolCallFinished,
+  ToolCallStarted,
   ToolledgerEvent,
   ToolsFetched,
   ToolsFetchFailed,
@@ -17,11 +24,17 @@ import type {
 } from "./events.js";
 import { nameToKey } from "./nameToKey.js";
 import {
+  CALL_HISTORY_LIMIT,
+  type CallRecord,
+  type CallSummary,
   DIAGNOSTIC_HISTORY_LIMIT,
   type ExtensionState,
+  IN_FLIGHT_LIMIT,
+  NO_CALL_OUTCOMES,
   type RegisteredTool,
   type RejectedTool,
   type State,
+  type ToolCallStats,
 } from "./state.js";
 
 /**
@@ -50,6 +63,17 @@ export function evolve(state: State, event: ToolledgerEvent): State {
       return compacted(state, event);
     case "Cleared":
       return cleared(state);
+    case "HostStarted":
+      return hostStarted(state, event);
+    case "ConversationStarted":
+    case "ConversationResumed":
+      return conversationOpened(state, event);
+    case "ConversationClosed":
+      return conversationClosed(state, event);
+    case "ToolCallStarted":
+      return callStarted(state, event);
+    case "ToolCallFinished":
+      return callFinished(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -255,6 +279,122 @@ function cleared(state: State): State {
   return update(state, { enabled: [], pending: [], answered: emptyHashDict() });
 }
 
+/** C1: a host run began; the registry itself is untouched. */
+function hostStarted(state: State, e: HostStarted): State {
+  return update(state, {
+    host: {
+      hostname: e.hostname,
+      pid: e.pid ?? null,
+      toolledgerVersion: e.toolledgerVersion ?? null,
+      startedAt: e.at ?? null,
+      runs: (state.host?.runs ?? 0) + 1,
+    },
+  });
+}
+
+/** C3/C5: a conversation starts, or is reopened; either way it is open afterwards. */
+function conversationOpened(state: State, e: ConversationStarted | ConversationResumed): State {
+  const before = state.conversation;
+  const resumed = e.type === "ConversationResumed";
+  return update(state, {
+    conversation: {
+      registryStream: e.registryStream,
+      client: e.client ?? before?.client ?? null,
+      protocolVersion: e.protocolVersion ?? before?.protocolVersion ?? null,
+      transport: e.transport ?? before?.transport ?? null,
+      hostname: e.hostname ?? before?.hostname ?? null,
+      startedAt: resumed ? (before?.startedAt ?? e.at ?? null) : (e.at ?? null),
+      status: "open",
+      closedAt: null,
+      closedReason: null,
+      resumes: (before?.resumes ?? 0) + (resumed ? 1 : 0),
+    },
+  });
+}
+
+/** C3: the conversation's session ended. A legacy stream gets a minimal record. */
+function conversationClosed(state: State, e: ConversationClosed): State {
+  const before = state.conversation;
+  return update(state, {
+    conversation: {
+      registryStream: before?.registryStream ?? "",
+      client: before?.client ?? null,
+      protocolVersion: before?.protocolVersion ?? null,
+      transport: before?.transport ?? null,
+      hostname: before?.hostname ?? null,
+      startedAt: before?.startedAt ?? null,
+      status: "closed",
+      closedAt: e.at ?? null,
+      closedReason: e.reason,
+      resumes: before?.resumes ?? 0,
+    },
+  });
+}
+
+/** C4: a call is in flight until it finishes; the oldest is dropped past the bound. */
+function callStarted(state: State, e: ToolCallStarted): State {
+  const calls = state.calls;
+  const inFlight = calls.inFlight.filter((c) => c.callId !== e.callId);
+  inFlight.push({
+    callId: e.callId,
+    name: e.name,
+    publicName: e.publicName ?? null,
+    owner: e.owner ?? null,
+    at: e.at ?? null,
+  });
+  if (inFlight.length > IN_FLIGHT_LIMIT) inFlight.splice(0, inFlight.length - IN_FLIGHT_LIMIT);
+  return update(state, { calls: { ...calls, started: calls.started + 1, inFlight } });
+}
+
+/** C4: counts the outcome (per tool when the call resolved) and keeps the latest few calls. */
+function callFinished(state: State, e: ToolCallFinished): State {
+  const calls = state.calls;
+  const index = calls.inFlight.findIndex((c) => c.callId === e.callId);
+  const started = index === -1 ? undefined : calls.inFlight[index];
+  const inFlight = index === -1 ? calls.inFlight : calls.inFlight.filter((_, i) => i !== index);
+  const record: CallRecord = {
+    callId: e.callId,
+    name: started?.name ?? "",
+    publicName: started?.publicName ?? null,
+    owner: started?.owner ?? null,
+    outcome: e.outcome,
+    reason: e.reason ?? null,
+    durationMs: e.durationMs,
+    at: e.at ?? null,
+  };
+  let byTool = calls.byTool;
+  if (record.publicName !== null) {
+    const before = hget(byTool, record.publicName);
+    const stats: ToolCallStats = {
+      total: (before?.total ?? 0) + 1,
+      outcomes: countOutcome(before?.outcomes ?? NO_CALL_OUTCOMES, e.outcome),
+      lastOutcome: e.outcome,
+    };
+    byTool = hset(byTool, record.publicName, stats);
+  }
+  const recent =
+    calls.recent.length >= CALL_HISTORY_LIMIT ? calls.recent.slice(1) : [...calls.recent];
+  recent.push(record);
+  const next: CallSummary = {
+    started: calls.started,
+    finished: calls.finished + 1,
+    outcomes: countOutcome(calls.outcomes, e.outcome),
+    byTool,
+    recent,
+    inFlight,
+  };
+  return update(state, { calls: next });
+}
+
+function countOutcome(
+  counts: Readonly<Record<CallOutcome, number>>,
+  outcome: CallOutcome,
+): Readonly<Record<CallOutcome, number>> {
+  const next = { ...counts };
+  next[outcome] += 1;
+  return next;
+}
+
 function replaceExtension(
   state: State,
   key: string,
@@ -389,5 +529,8 @@ function update(state: State, changes: Partial<State>): State {
     anomalyCount: changes.anomalyCount ?? state.anomalyCount,
     ignored: changes.ignored ?? state.ignored,
     ignoredCount: changes.ignoredCount ?? state.ignoredCount,
+    host: changes.host ?? state.host,
+    conversation: changes.conversation ?? state.conversation,
+    calls: changes.calls ?? state.calls,
   };
 }

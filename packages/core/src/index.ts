@@ -9,7 +9,13 @@ export {
 } from "./classifyTool.js";
 export { closeNames } from "./closeNames.js";
 export { compareBytes } from "./compareBytes.js";
-export { type Command, type CommandErrorCode, type Decision, decide } from "./decide.js";
+export {
+  type Command,
+  type CommandErrorCode,
+  type ConversationOpening,
+  type Decision,
+  decide,
+} from "./decide.js";
 export {
   type DecodeError,
   type DecodeErrorCode,
@@ -34,11 +40,21 @@ export {
 export {
   type Anomaly,
   AnomalySchema,
+  type CallOutcome,
+  CallOutcomeSchema,
   type Cleared,
   ClearedSchema,
   CONVERSATION_EVENT_TYPES,
   type Compacted,
   CompactedSchema,
+  type ConversationClient,
+  ConversationClientSchema,
+  type ConversationClosed,
+  ConversationClosedSchema,
+  type ConversationResumed,
+  ConversationResumedSchema,
+  type ConversationStarted,
+  ConversationStartedSchema,
   type DeferralConfigured,
   DeferralConfiguredSchema,
   type DeferralMode,
@@ -56,9 +72,16 @@ export {
   type ExtensionKind,
   type ExtensionRemoved,
   ExtensionRemovedSchema,
+  type HostStarted,
+  HostStartedSchema,
   type McpTool,
   McpToolSchema,
   type PendingRequest,
+  REGISTRY_EVENT_TYPES,
+  type ToolCallFinished,
+  ToolCallFinishedSchema,
+  type ToolCallStarted,
+  ToolCallStartedSchema,
   type ToolledgerEvent,
   type ToolledgerEventInput,
   ToolledgerEventSchema,
@@ -72,6 +95,15 @@ export {
 } from "./events.js";
 export { evolve } from "./evolve.js";
 export { collisionOwners, findTool, getExtension, listExtensions } from "./extensions.js";
+export {
+  type ConversationLog,
+  type FoldStep,
+  foldConversation,
+  loadConversationState,
+  readConversationLog,
+  readWholeStream,
+  registryStreamOf,
+} from "./foldConversation.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
@@ -96,15 +128,24 @@ export {
 } from "./resolveTool.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
+  CALL_HISTORY_LIMIT,
+  type CallRecord,
+  type CallSummary,
+  type ConversationInfo,
   DEFAULT_OWNER_META_KEY,
   DIAGNOSTIC_HISTORY_LIMIT,
   type ExtensionState,
   type FetchStatus,
+  type HostInfo,
   type IgnoredEvent,
+  IN_FLIGHT_LIMIT,
+  type InFlightCall,
   initialState,
   REDUCER_VERSION,
   type RegisteredTool,
   type RejectedTool,
   type State,
   type StateOptions,
+  type ToolCallStats,
+  withRegistry,
 } from "./state.js";

@@ -1,15 +1,27 @@
 import { emptyHashDict, type HashDict } from "./_hashDict.js";
 import type { Dict } from "./_records.js";
-import type { Anomaly, DeferralMode, McpTool, PendingRequest } from "./events.js";
+import type {
+  Anomaly,
+  CallOutcome,
+  ConversationClient,
+  DeferralMode,
+  McpTool,
+  PendingRequest,
+} from "./events.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 1;
+export const REDUCER_VERSION = 2;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
+
+/** C4: how many finished calls the state keeps in full. */
+export const CALL_HISTORY_LIMIT = 20;
+/** C4: how many unfinished calls the state tracks (a crashed host leaves some open forever). */
+export const IN_FLIGHT_LIMIT = 100;
 
 export interface RegisteredTool {
   /** The model-visible name (R3). */
@@ -56,6 +68,73 @@ export interface ExtensionState {
   lastStaleFetch: { startedAtVersion: number; version: number } | null;
 }
 
+/** C1: the host run whose registry stream this state folded (HostStarted). */
+export interface HostInfo {
+  hostname: string;
+  pid: number | null;
+  toolledgerVersion: string | null;
+  /** When the latest run started (the event's `at`). */
+  startedAt: string | null;
+  /** How many runs the registry stream holds (a second one is a resume). */
+  runs: number;
+}
+
+/** C3/C5: who the conversation talks to and whether it is open. */
+export interface ConversationInfo {
+  registryStream: string;
+  client: ConversationClient | null;
+  protocolVersion: string | null;
+  transport: string | null;
+  hostname: string | null;
+  startedAt: string | null;
+  status: "open" | "closed";
+  closedAt: string | null;
+  closedReason: string | null;
+  /** How many times the conversation was reopened (ConversationResumed). */
+  resumes: number;
+}
+
+/** C4: one finished call, as kept in the bounded `recent` list. */
+export interface CallRecord {
+  callId: string;
+  /** The name as called. */
+  name: string;
+  publicName: string | null;
+  owner: string | null;
+  outcome: CallOutcome;
+  reason: string | null;
+  durationMs: number;
+  at: string | null;
+}
+
+/** C4: a call that started and has not finished. */
+export interface InFlightCall {
+  callId: string;
+  name: string;
+  publicName: string | null;
+  owner: string | null;
+  at: string | null;
+}
+
+/** C4: per-tool counters (keyed by public name; unresolved names are only counted in the totals). */
+export interface ToolCallStats {
+  total: number;
+  outcomes: Readonly<Record<CallOutcome, number>>;
+  lastOutcome: CallOutcome;
+}
+
+/** C4: a bounded summary of the conversation's calls; the log holds the full history. */
+export interface CallSummary {
+  started: number;
+  finished: number;
+  outcomes: Readonly<Record<CallOutcome, number>>;
+  byTool: HashDict<ToolCallStats>;
+  /** The latest finished calls, oldest first (at most CALL_HISTORY_LIMIT). */
+  recent: readonly CallRecord[];
+  /** Calls started and not finished yet (at most IN_FLIGHT_LIMIT; older ones are dropped). */
+  inFlight: readonly InFlightCall[];
+}
+
 export interface IgnoredEvent {
   type: string;
   reason: string;
@@ -84,7 +163,31 @@ export interface State {
   /** Well-formed events that referred to something absent (unknown extension, empty key). */
   ignored: readonly IgnoredEvent[];
   ignoredCount: number;
+  /** C1: the latest host run of the registry stream; null before any HostStarted. */
+  host: HostInfo | null;
+  /** C3/C5: the conversation; null for a registry stream or a legacy session. */
+  conversation: ConversationInfo | null;
+  /** C4: the bounded call summary. */
+  calls: CallSummary;
 }
+
+export const NO_CALL_OUTCOMES: Readonly<Record<CallOutcome, number>> = Object.freeze({
+  ok: 0,
+  tool_error: 0,
+  refused: 0,
+  timeout: 0,
+  cancelled: 0,
+  unavailable: 0,
+});
+
+const NO_CALLS: CallSummary = Object.freeze({
+  started: 0,
+  finished: 0,
+  outcomes: NO_CALL_OUTCOMES,
+  byTool: emptyHashDict<ToolCallStats>(),
+  recent: [],
+  inFlight: [],
+});
 
 export interface StateOptions {
   /** R4: the `_meta` key that carries the owner. Default `goose_extension`. */
@@ -107,5 +210,28 @@ export function initialState(options: StateOptions = {}): State {
     anomalyCount: 0,
     ignored: [],
     ignoredCount: 0,
+    host: null,
+    conversation: null,
+    calls: NO_CALLS,
+  };
+}
+
+/**
+ * C1: the state a conversation's model sees: the registry part of `registry` (a host's
+ * registry stream folded) with the conversation part of `conversation` (its own stream
+ * folded). Registry events change only registry fields and conversation events only
+ * conversation fields, so this equals folding both streams merged in global order.
+ */
+export function withRegistry(conversation: State, registry: State): State {
+  return {
+    ...registry,
+    deferral: conversation.deferral,
+    enabled: conversation.enabled,
+    pending: conversation.pending,
+    answered: conversation.answered,
+    anomalies: conversation.anomalies,
+    anomalyCount: conversation.anomalyCount,
+    conversation: conversation.conversation,
+    calls: conversation.calls,
   };
 }
