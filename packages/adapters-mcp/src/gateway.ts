@@ -31,8 +31,8 @@ export interface GatewayOptions {
   version?: string;
   /** Where failures no downstream request can carry go (e.g. a notification that could not be sent). Default: stderr. */
   onError?: (error: Error) => void;
-  /** How each downstream session's conversation is opened (deferral, payload recording, …). */
-  conversation?: Omit<ConversationOptions, "id" | "client" | "protocolVersion" | "transport">;
+  /** How each downstream session's conversation is opened (deferral, payload recording, …; an `id` resumes one, stdio only). */
+  conversation?: Omit<ConversationOptions, "client" | "protocolVersion" | "transport">;
   /** Told when a downstream session's conversation opens and when it closes. */
   onConversation?: (change: { type: "opened" | "closed"; conversation: Conversation }) => void;
 }
