@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { findLeaks } from "@toolledger/core/testing";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  type ClientOutput,
+  type ClientStep,
+  scriptedClientScript,
+  withStderrTo,
+} from "./_testing/scriptedClientScript.js";
+import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "./_testing/spawnCli.js";
+
+// Hostile servers and inputs (issue 10), each through the built CLI as a user runs it.
+
+const TOKEN = "sk-live-4f9Qx7Lm2Zt8Rw1Vb6Nc3Hd5";
+const KEY = 'pk_"quote"/slash\\back+plus=eq-0123456789';
+const CRASH_KEY = "ck-crashy-7d1e9a2b4c6f8e0a";
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+/** Starts the leaky test server's HTTP mode: every request gets 401 and the token echoed. */
+async function startLeakyHttp(): Promise<string> {
+  const child = spawn(process.execPath, [join(SERVERS, "leaky.js"), "--http", "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`leaky --http exited with ${code}`)));
+  });
+}
+
+/** Runs `serve` (stdio) under the scripted client; its raw stderr goes to a file. */
+async function serveWithClient(
+  dir: string,
+  serveArgs: string[],
+  steps: ClientStep[],
+): Promise<{ out: ClientOutput; stderr: string; code: number | null; clientStderr: string }> {
+  const script = join(dir, "client.mjs");
+  writeFileSync(script, scriptedClientScript());
+  const stderrFile = join(dir, "serve.stderr");
+  writeFileSync(stderrFile, "");
+  const target = withStderrTo(stderrFile, process.execPath, [CLI, "serve", ...serveArgs], {
+    HOME: join(dir, "home"),
+  });
+  const r = await runNode([script, JSON.stringify({ target, steps })], {
+    cwd: dir,
+    timeoutMs: 120_000,
+  });
+  if (r.code !== 0) throw new Error(`client exited ${r.code}: ${r.stderr}`);
+  // serve writes its last lines after the client closed its stdin.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return {
+    out: JSON.parse(r.stdout) as ClientOutput,
+    stderr: readFileSync(stderrFile, "utf8"),
+    code: r.code,
+    clientStderr: r.stderr,
+  };
+}
+
+const text = (step: ClientOutput["steps"][number] | undefined) =>
+  step?.error ?? (step?.result?.content ?? []).map((c) => c.text ?? "").join("\n");
+
+describe("no secret reaches the log, a log line or an error (issue 10, R6)", () => {
+  test("a 401 body echoing the bearer token and stderr printing env secrets across the tail's cut: absent from the database, its WAL, export, replay, tools and stderr", async () => {
+    const dir = tempDir();
+    const url = await startLeakyHttp();
+    const config = join(dir, "mcp.json");
+    const leaky = join(SERVERS, "leaky.js");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          remote: { url, headers: { Authorization: `Bearer ${TOKEN}` } },
+          leaky: {
+            command: process.execPath,
+            args: [leaky, "--when", "start"],
+            env: { LEAKY_SECRET: KEY },
+          },
+          crashy: { command: process.execPath, args: [leaky], env: { LEAKY_SECRET: CRASH_KEY } },
+          notes: { command: process.execPath, args: [join(SERVERS, "notes.js")] },
+        },
+      }),
+    );
+    const db = join(dir, "leak.db");
+    const { out, stderr } = await serveWithClient(
+      dir,
+      ["--config", config, "--db", db, "--record-payloads"],
+      [
+        { call: "crashy__echo", args: { value: "hello" } },
+        { call: "crashy__leak" },
+        { sleepMs: 300 },
+        { call: "crashy__echo", args: { value: "again" } },
+        { copy: `${db}-wal`, to: join(dir, "wal.copy") },
+      ],
+    );
+    expect(out.tools).toContain("notes__add_note");
+    expect(text(out.steps[0])).toBe("hello");
+    // The failures are reported, with their causes, and redacted.
+    expect(stderr).toContain('extension "remote"');
+    expect(stderr).toContain("HTTP 401");
+    expect(stderr).toContain("invalid_token");
+    expect(stderr).toContain('extension "leaky"');
+    expect(stderr).toContain("[redacted]");
+    expect(existsSync(join(dir, "wal.copy"))).toBe(true);
+
+    const sessions = JSON.parse(
+      (await runCli(["sessions", "--db", db, "--json"], { cwd: dir })).stdout,
+    ) as { session: string }[];
+    expect(sessions.length).toBeGreaterThan(0);
+    const readers: string[] = [];
+    for (const { session } of sessions) {
+      for (const args of [
+        ["export", session, "--db", db],
+        ["replay", session, "--db", db],
+        ["replay", session, "--db", db, "--json"],
+      ]) {
+        const r = await runCli(args, { cwd: dir });
+        expect(r.code, args.join(" ")).toBe(0);
+        readers.push(r.stdout, r.stderr);
+      }
+    }
+    const tools = await runCli(["tools", "--config", config, "--json"], {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
+    expect(tools.stderr).toContain('extension "remote"');
+    const places: [string, string | Buffer][] = [
+      ["serve stderr", stderr],
+      ["client view", JSON.stringify(out)],
+      ["readers", readers.join("\n")],
+      ["tools", tools.stdout + tools.stderr],
+      ["database", readFileSync(db)],
+      ["WAL", readFileSync(join(dir, "wal.copy"))],
+    ];
+    for (const [where, haystack] of places) {
+      for (const secret of [TOKEN, KEY, CRASH_KEY]) {
+        expect(findLeaks(haystack, secret, { fragment: 8 }), `${where}: ${secret}`).toEqual([]);
+      }
+    }
+  }, 180_000);
+});
