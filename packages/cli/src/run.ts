@@ -7,6 +7,7 @@ import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
 import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
+import { scrubSpec } from "./commands/scrubSpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
 import { toolsSpec } from "./commands/toolsSpec.js";
@@ -40,6 +41,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
     spec: compactSpec,
     load: async () => (await import("./commands/lifecycle.js")).compactCommand,
   },
+  { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
 ];
 
 /**

@@ -12,6 +12,13 @@ export {
 } from "./auditEnables.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export {
+  readMaintenanceLog,
+  type ScrubOptions,
+  type ScrubRedactor,
+  type ScrubReport,
+  scrubStore,
+} from "./scrubStore.js";
+export {
   type Durability,
   openSqliteEventStore,
   type SessionSummary,
