@@ -427,6 +427,9 @@ function outcomeOf(e: AdapterError): CallOutcome {
       return "timeout";
     case "CANCELLED":
       return "cancelled";
+    case "MESSAGE_TOO_LARGE":
+      // The tool ran and answered; its answer was too large to pass on.
+      return "tool_error";
     case "PROTOCOL_ERROR":
       // A JSON-RPC error from a live server is the tool's answer; anything else lost the call.
       return e.serverAnswered ? "tool_error" : "unavailable";

@@ -12,6 +12,13 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  LineBuffer,
+  mib,
+  type OversizeInfo,
+  OversizeMessageError,
+} from "./_lineBuffer.js";
 import { StderrTail } from "./_stderrTail.js";
 import { AdapterError } from "./adapterError.js";
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
@@ -27,6 +34,10 @@ export interface ConnectOptions {
   clientInfo?: { name: string; version: string };
   /** Removes secrets from every message this connection makes. Default: this config's secrets. */
   redactor?: Redactor;
+  /** Largest message read from a stdio server (a larger reply fails its request, named as such). Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Problems that fail no request (a notification over the size limit, dropped). */
+  onWarning?: (message: string) => void;
 }
 
 export interface RequestLimits {
@@ -43,6 +54,8 @@ const STDERR_IN_MESSAGE_CHARS = 800;
 /** A server's own error text (an HTTP body, a JSON-RPC error message) quoted in a message. */
 const SERVER_TEXT_CHARS = 2000;
 const LooseResult = z.looseObject({});
+/** Marks the error response made for a reply dropped for its size (see LineBuffer). */
+const OVERSIZE = "toolledgerOversize";
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 export type ToolsPage = z.infer<typeof ToolsPage>;
 
@@ -55,6 +68,7 @@ export class ExtensionConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #onLost: ((reason: string) => void) | undefined;
+  readonly #onWarning: ((message: string) => void) | undefined;
   readonly #redactor: Redactor;
   readonly #stderr: StderrTail;
   #exit: string | null = null;
@@ -73,6 +87,7 @@ export class ExtensionConnection {
     this.#client = client;
     this.#transport = transport;
     this.#onLost = options.onLost;
+    this.#onWarning = options.onWarning;
     this.#redactor = options.redactor ?? Redactor.forConfigs([config]);
     this.#stderr = new StderrTail(this.#redactor);
   }
@@ -82,6 +97,7 @@ export class ExtensionConnection {
     config: ExtensionConfig,
     options: ConnectOptions = {},
   ): Promise<ExtensionConnection> {
+    const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const transport =
       config.type === "stdio"
         ? new StdioClientTransport({
@@ -90,6 +106,7 @@ export class ExtensionConnection {
             ...(config.env ? { env: config.env } : {}),
             ...(config.cwd ? { cwd: config.cwd } : {}),
             stderr: "pipe",
+            maxBufferSize: maxMessageBytes,
           })
         : new StreamableHTTPClientTransport(
             new URL(config.url),
@@ -101,12 +118,19 @@ export class ExtensionConnection {
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on("data", (chunk: Buffer) => connection.#stderr.push(chunk));
+      // The SDK's buffer closes the connection on a line over its limit, and the request in
+      // flight then reads "connection closed". This one drops the line, fails only the
+      // request it answered, with its size, and keeps the server. (A future SDK without the
+      // field keeps its own behaviour; onerror below still names the cause.)
+      const sdk = transport as unknown as { _readBuffer?: unknown };
+      if ("_readBuffer" in sdk) sdk._readBuffer = new LineBuffer(maxMessageBytes, oversizeReply);
       const start = transport.start.bind(transport);
       transport.start = async () => {
         await start();
         connection.#watchExit(transport);
       };
     }
+    client.onerror = (error) => connection.#transportError(error);
     if (options.onListChanged) {
       const onListChanged = options.onListChanged;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
@@ -224,6 +248,19 @@ export class ExtensionConnection {
 
   #translate(error: unknown, method: string, limits: RequestLimits): AdapterError {
     if (error instanceof AdapterError) return error;
+    const oversize =
+      error instanceof McpError
+        ? ((error.data as Record<string, unknown> | undefined)?.[OVERSIZE] as
+            | OversizeInfo
+            | undefined)
+        : undefined;
+    if (oversize) {
+      return new AdapterError(
+        "MESSAGE_TOO_LARGE",
+        `${this.#who()} sent a reply of ${mib(oversize.bytes)} MiB to ${method}, over the limit of ${mib(oversize.limit)} MiB per message; it was dropped and the server stays connected (a host can raise maxMessageBytes; toolledger serve --max-message-mb)`,
+        { cause: error },
+      );
+    }
     if (limits.signal?.aborted)
       return new AdapterError("CANCELLED", `${method} to ${this.#who()} was cancelled`, {
         cause: error,
@@ -247,6 +284,33 @@ export class ExtensionConnection {
       this.#redact(`${method} to ${this.#who()} failed: ${this.#serverText(error)}`),
       { cause: error, serverAnswered: error instanceof McpError },
     );
+  }
+
+  /** Transport errors the SDK reports beside a request: a message over the size limit, a bad line. */
+  #transportError(error: Error): void {
+    const sdkLimit = /ReadBuffer exceeded maximum size of (\d+)/.exec(error.message);
+    const over: OversizeInfo | null =
+      error instanceof OversizeMessageError
+        ? error.info
+        : sdkLimit
+          ? { bytes: 0, limit: Number(sdkLimit[1]), id: null, method: null, kind: "unknown" }
+          : null;
+    if (!over) return;
+    const what =
+      over.bytes > 0
+        ? `a ${over.kind === "unknown" ? "message" : over.kind}${over.method ? ` (${over.method})` : ""} of ${mib(over.bytes)} MiB`
+        : "a message";
+    const reason = `${this.#who()} sent ${what}, over the limit of ${mib(over.limit)} MiB per message`;
+    if (over.kind === "notification" || over.kind === "request") {
+      this.#onWarning?.(`${reason}; it was dropped`);
+      return;
+    }
+    // A reply that cannot be matched to its request would leave that request waiting: the
+    // connection goes, with the real cause.
+    if (this.#lostReason === null && !this.#closed) {
+      this.#lostReason = `${reason}, which could not be matched to a request; it was disconnected, reconnect it`;
+      void this.abandon(this.#lostReason).catch(() => undefined);
+    }
   }
 
   #handleClose(): void {
@@ -303,4 +367,14 @@ export class ExtensionConnection {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The error response that fails the request a dropped reply answered (see LineBuffer). */
+function oversizeReply(e: OversizeMessageError) {
+  if (e.info.kind !== "response" || e.info.id === null) return null;
+  return {
+    jsonrpc: "2.0" as const,
+    id: e.info.id,
+    error: { code: -32600, message: e.message, data: { [OVERSIZE]: e.info } },
+  };
 }

@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -20,6 +19,7 @@ import {
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { StdioLineServerTransport } from "./_stdioServerTransport.js";
 import { AdapterError } from "./adapterError.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import type { ToolledgerHost } from "./host.js";
@@ -217,16 +217,35 @@ function handshakePrompt(
   return modelView(state).systemPrompt;
 }
 
+export interface StdioGatewayOptions extends GatewayOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Largest message read from the client; a larger request is answered with an error, and the gateway keeps serving. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Called once the client's stream ended or failed: nothing more can arrive. */
+  onClose?: () => void;
+}
+
 /**
  * Serves the gateway over this process's stdin/stdout (logs must go to stderr): one client,
  * one conversation, closed when the client goes away.
  */
 export async function serveGatewayStdio(
   source: ToolledgerHost | ToolledgerSession,
-  options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
+  options: StdioGatewayOptions = {},
 ): Promise<Gateway> {
+  const report =
+    options.onError ??
+    ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
   const downstream = createGatewayServer(source, "stdio", options);
-  await downstream.server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  // A bad or oversized line from the client is reported, never silently fatal (issue 10).
+  downstream.server.onerror = report;
+  downstream.server.onclose = () => options.onClose?.();
+  await downstream.server.connect(
+    new StdioLineServerTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout, {
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    }),
+  );
   return {
     async close(reason = "gateway stopped") {
       await downstream.dispose(reason);

@@ -43,6 +43,8 @@ export interface HostOptions {
   connectTimeoutMs?: number;
   /** Page limit per tools/list fetch. Default 100. */
   maxPages?: number;
+  /** Largest message read from a stdio server; a larger reply fails its request as MESSAGE_TOO_LARGE. Default 64 MiB. */
+  maxMessageBytes?: number;
   /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
   refetchDebounceMs?: number;
   /** Stamps `at` on every event (E2: times come from the appender). */
@@ -114,6 +116,7 @@ export class ToolledgerHost {
     callTimeoutMs: number;
     connectTimeoutMs: number;
     maxPages: number;
+    maxMessageBytes: number | undefined;
     refetchDebounceMs: number;
     now: () => Date;
     state: StateOptions;
@@ -140,6 +143,7 @@ export class ToolledgerHost {
       callTimeoutMs: options.callTimeoutMs ?? 60_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
       maxPages: options.maxPages ?? 100,
+      maxMessageBytes: options.maxMessageBytes,
       refetchDebounceMs: options.refetchDebounceMs ?? 25,
       now: options.now ?? (() => new Date()),
       state: options.state ?? {},
@@ -464,6 +468,8 @@ export class ToolledgerHost {
       connection = await ExtensionConnection.connect(entry.config, {
         connectTimeoutMs: this.options.connectTimeoutMs,
         redactor: this.#redactor,
+        ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
+        onWarning: (message) => this.#errors.next(new AdapterError("MESSAGE_TOO_LARGE", message)),
         onListChanged: () => this.#onListChanged(key, connection),
         onLost: (reason) => this.#onLost(key, connection, reason),
       });

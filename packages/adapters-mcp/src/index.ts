@@ -38,6 +38,7 @@ export {
   gatewayTools,
   type HttpGateway,
   type HttpGatewayOptions,
+  type StdioGatewayOptions,
   serveGatewayHttp,
   serveGatewayStdio,
 } from "./gateway.js";

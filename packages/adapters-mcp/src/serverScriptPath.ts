@@ -14,6 +14,7 @@ export const SERVER_NAMES = [
   "cursorLoop",
   "http",
   "leaky",
+  "big",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findLeaks } from "@toolledger/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
+import { RawMcpProcess } from "./_testing/rawMcpProcess.js";
 import {
   type ClientOutput,
   type ClientStep,
@@ -21,6 +22,42 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
+
+const MIB = 1024 * 1024;
+
+/** `toolledger serve` (stdio) over the `big` test server, spoken to in raw JSON-RPC lines. */
+async function rawServe(dir: string, extra: string[] = [], bigArgs: string[] = []) {
+  const config = join(dir, "big.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        big: { command: process.execPath, args: [join(SERVERS, "big.js"), ...bigArgs] },
+      },
+    }),
+  );
+  const serve = new RawMcpProcess(
+    process.execPath,
+    [CLI, "serve", "--config", config, "--db", join(dir, "big.db"), ...extra],
+    { cwd: dir, env: cleanEnv(dir) },
+  );
+  children.push(serve.child);
+  await serve.initialize();
+  return serve;
+}
+
+/** A tools/call line with `bytes` characters of argument; `idFirst` puts the id before the method. */
+function bigCall(id: number, name: string, bytes: number, idFirst = false): string {
+  const params = JSON.stringify({ name, arguments: { value: "a".repeat(bytes) } });
+  return idFirst
+    ? `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`
+    : `{"method":"tools/call","params":${params},"jsonrpc":"2.0","id":${id}}`;
+}
+
+const resultText = (m: { result?: unknown }) =>
+  ((m.result as { content?: { text?: string }[] } | undefined)?.content ?? [])
+    .map((c) => c.text ?? "")
+    .join("");
 
 /** Starts the leaky test server's HTTP mode: every request gets 401 and the token echoed. */
 async function startLeakyHttp(): Promise<string> {
@@ -148,4 +185,72 @@ describe("no secret reaches the log, a log line or an error (issue 10, R6)", () 
       }
     }
   }, 180_000);
+});
+
+describe("an over-limit message never makes the gateway stop answering (issue 10)", () => {
+  test("an 11 MiB tools/call on the gateway's stdin, and a 12 MB one, are served; the next request too", async () => {
+    const serve = await rawServe(tempDir());
+    serve.send(bigCall(1, "big__measure", 11 * MIB));
+    expect(resultText(await serve.response(1))).toBe(`received ${11 * MIB} characters`);
+    serve.send(bigCall(2, "big__measure", 12_000_000, true));
+    expect(resultText(await serve.response(2))).toBe("received 12000000 characters");
+    serve.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    expect(JSON.stringify(await serve.response(3))).toContain("big__measure");
+    serve.closeInput();
+    expect((await serve.exited).code).toBe(0);
+  }, 120_000);
+
+  test("over --max-message-mb: answered with an error naming the limit (id first or last), the gateway keeps serving", async () => {
+    const serve = await rawServe(tempDir(), ["--max-message-mb", "10"]);
+    serve.send(bigCall(1, "big__measure", 11 * MIB));
+    const refused = await serve.response(1);
+    expect(refused.error).toMatchObject({ code: -32600 });
+    expect(JSON.stringify(refused.error)).toMatch(/11\.0 MiB.*10 MiB/);
+    serve.send(bigCall(2, "big__measure", 11 * MIB, true));
+    expect((await serve.response(2)).error).toMatchObject({ code: -32600 });
+    serve.send(bigCall(3, "big__measure", 1000));
+    expect(resultText(await serve.response(3))).toBe("received 1000 characters");
+    serve.closeInput();
+    expect((await serve.exited).code).toBe(0);
+    expect(serve.stderr).toMatch(/dropped a request \(tools\/call\) of 11\.0 MiB/);
+  }, 120_000);
+
+  test("an upstream's 11 MiB reply is passed on; over the limit, the call fails with the real cause and the upstream stays connected", async () => {
+    const open = await rawServe(tempDir());
+    open.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "big__blob", arguments: { mb: 11 } },
+    });
+    expect(resultText(await open.response(1))).toHaveLength(11 * MIB);
+    open.closeInput();
+    await open.exited;
+
+    const limited = await rawServe(tempDir(), ["--max-message-mb", "10"]);
+    limited.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "big__blob", arguments: { mb: 11 } },
+    });
+    const failed = await limited.response(1);
+    const text = resultText(failed);
+    expect((failed.result as { isError?: boolean }).isError).toBe(true);
+    expect(text).toContain('extension "big"');
+    expect(text).toMatch(/reply of 11\.0 MiB to tools\/call.*10 MiB/);
+    expect(text).not.toContain("closed the connection");
+    limited.send(bigCall(2, "big__measure", 10));
+    expect(resultText(await limited.response(2))).toBe("received 10 characters");
+    limited.closeInput();
+    expect((await limited.exited).code).toBe(0);
+  }, 120_000);
+
+  test("an upstream whose tools/list reply is over the limit is reported with that cause, not as a closed connection", async () => {
+    const serve = await rawServe(tempDir(), ["--max-message-mb", "10"], ["--list-mb", "11"]);
+    serve.closeInput();
+    await serve.exited;
+    expect(serve.stderr).toMatch(/reply of 11\.0 MiB to tools\/list.*10 MiB/);
+    expect(serve.stderr).not.toContain("closed the connection during tools/list");
+  }, 120_000);
 });

@@ -28,10 +28,11 @@ export interface StartedSession {
 export async function startHost(
   config: LoadedConfig,
   o: Output,
-  options: { store?: EventStore; now: () => Date; version?: string },
+  options: { store?: EventStore; now: () => Date; version?: string; maxMessageBytes?: number },
 ): Promise<StartedHost> {
   const host = await openHost({
     ...(options.store ? { store: options.store } : {}),
+    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     ...callTimeout(config),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),
@@ -85,11 +86,18 @@ async function connectServers(
     configs.push(ext);
   }
   const failures: { name: string; message: string }[] = [];
-  for (const result of await host.addExtensions(configs)) {
+  const results = await host.addExtensions(configs);
+  for (const result of results) {
     if (result.error) {
       failures.push({ name: result.name, message: result.error.message });
       o.note(`${o.err.red("error:")} ${result.error.message}`);
     }
+  }
+  // A server that started but whose tools could not be listed serves nothing: say why.
+  const started = new Set(results.filter((r) => r.ok).map((r) => r.key));
+  for (const d of host.diagnostics()) {
+    if (d.kind === "fetch_failed" && started.has(d.extension))
+      o.note(`${o.err.yellow("warning:")} ${d.extension}: ${d.error}`);
   }
   return failures;
 }

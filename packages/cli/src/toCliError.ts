@@ -16,6 +16,7 @@ const ADAPTER_CODES: Record<string, ExitCodeName> = {
   CONNECTION_CLOSED: "serverFailure",
   EXTENSION_UNAVAILABLE: "serverFailure",
   FETCH_GUARD: "serverFailure",
+  MESSAGE_TOO_LARGE: "serverFailure",
   PROTOCOL_ERROR: "serverFailure",
   COMMAND_REJECTED: "badInput",
   APPEND_REJECTED: "conflict",

@@ -49,11 +49,18 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
+  const maxMessageMb = integerOption(parsed, "max-message-mb", "serve", 1);
+  const maxMessageBytes = maxMessageMb === undefined ? undefined : maxMessageMb * 1024 * 1024;
   const store = openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
-    started = await startHost(config, o, { store, now: deps.now, version: deps.version });
+    started = await startHost(config, o, {
+      store,
+      now: deps.now,
+      version: deps.version,
+      ...(maxMessageBytes ? { maxMessageBytes } : {}),
+    });
     const { host } = started;
     const tools = host.listTools().length;
     const connected = host.extensions().filter((e) => e.status === "connected").length;
@@ -73,9 +80,18 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         );
       } else o.note(`toolledger: conversation ${c.id} closed`);
     };
-    const stopped = waitForStop(deps, port === undefined ? deps.stdio.input : undefined);
+    let clientGone: () => void = () => {};
+    const stopped = waitForStop(
+      deps,
+      port === undefined ? deps.stdio.input : undefined,
+      new Promise<void>((resolve) => {
+        clientGone = resolve;
+      }),
+    );
     if (port === undefined) {
       gateway = await serveGatewayStdio(host, {
+        ...(maxMessageBytes ? { maxMessageBytes } : {}),
+        onClose: () => clientGone(),
         name: "toolledger",
         version: deps.version,
         stdin: deps.stdio.input as Readable,
@@ -116,12 +132,17 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   }
 }
 
-/** Resolves when the client closes stdin (stdio mode) or the user interrupts. */
-function waitForStop(deps: Deps, input: NodeJS.ReadableStream | undefined): Promise<string> {
+/** Resolves when the client closes stdin or its stream ends (stdio mode), or the user interrupts. */
+function waitForStop(
+  deps: Deps,
+  input: NodeJS.ReadableStream | undefined,
+  clientGone: Promise<void>,
+): Promise<string> {
   return new Promise((resolve) => {
     if (deps.signal.aborted) return resolve("interrupted");
     deps.signal.addEventListener("abort", () => resolve("interrupted"), { once: true });
     input?.once("end", () => resolve("input closed"));
     input?.once("close", () => resolve("input closed"));
+    void clientGone.then(() => resolve("input closed"));
   });
 }
