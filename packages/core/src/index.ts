@@ -1,3 +1,11 @@
+export {
+  auditCalls,
+  CALL_AUDIT_CSV_COLUMNS,
+  type CallAuditFilter,
+  type CallAuditRecord,
+  formatCallAuditCsv,
+} from "./auditCalls.js";
+export { toolCallStats } from "./callStats.js";
 export { type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,
