@@ -6,6 +6,7 @@ import {
   type DeferralMode,
   type Diagnostic,
   diagnostics,
+  downExtension,
   ENABLE_TOOLS_NAME,
   type EnableError,
   initialState,
@@ -19,6 +20,7 @@ import {
   withRegistry,
 } from "@toolledger/core";
 import { combineLatest, map, type Observable, Subject } from "rxjs";
+import { unavailableAdvice } from "./_unavailableAdvice.js";
 import { AdapterError, asAdapterError } from "./adapterError.js";
 import { capturePayload, type PayloadCapture } from "./capturePayload.js";
 import type { ToolCallResult } from "./extensionConnection.js";
@@ -61,7 +63,8 @@ export type CallRefusalCode =
   | "AMBIGUOUS_TOOL"
   | "APP_ONLY_TOOL"
   | "TOOL_NOT_ENABLED"
-  | "INVALID_ARGUMENTS";
+  | "INVALID_ARGUMENTS"
+  | "EXTENSION_UNAVAILABLE";
 
 /** A tool call's outcome: a server result, or a refusal made before any server saw the call. */
 export type CallToolOutcome =
@@ -272,17 +275,25 @@ export class Conversation {
         name,
         options.includeHidden ? { includeHidden: true } : {},
       );
-      return check.ok
-        ? {
-            ok: false,
-            error: {
-              code: "UNKNOWN_TOOL",
-              name,
-              message: refusal.error ?? "refused",
-              suggestions: [],
-            },
-          }
-        : check;
+      if (check.ok) {
+        return {
+          ok: false,
+          error: {
+            code: "UNKNOWN_TOOL",
+            name,
+            message: refusal.error ?? "refused",
+            suggestions: [],
+          },
+        };
+      }
+      if (check.error.code !== "EXTENSION_UNAVAILABLE") return check;
+      // Down, and why, from the log; what happens next, from the host (issue 10).
+      const key = downExtension(this.state, name, options)?.key;
+      const status = this.host.extensions().find((e) => e.key === key);
+      return {
+        ok: false,
+        error: { ...check.error, message: `${check.error.message}. ${unavailableAdvice(status)}` },
+      };
     }
     if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
       return this.#callEnableTools(callId, args);

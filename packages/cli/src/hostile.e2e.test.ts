@@ -254,3 +254,63 @@ describe("an over-limit message never makes the gateway stop answering (issue 10
     expect(serve.stderr).not.toContain("closed the connection during tools/list");
   }, 120_000);
 });
+
+describe("calls to a crashed server's tools say it is down, why and what to do (issue 10)", () => {
+  test("through the gateway with the SDK's client: crash, then calls by public and mangled name", async () => {
+    const dir = tempDir();
+    const config = join(dir, "mcp.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          crashy: { command: process.execPath, args: [join(SERVERS, "faulty.js")] },
+          crushy: { command: process.execPath, args: [join(SERVERS, "notes.js")] },
+        },
+      }),
+    );
+    const db = join(dir, "crash.db");
+    const { out, stderr } = await serveWithClient(
+      dir,
+      ["--config", config, "--db", db],
+      [
+        { call: "crashy__ok" },
+        { call: "crashy__crash" },
+        { sleepMs: 500 },
+        { call: "crashy__ok" },
+        { call: "crashy.ok" },
+        { call: "crushy__list_notes" },
+      ],
+    );
+    expect(text(out.steps[0])).toBe("ok");
+    const [, , after, mangled, other] = out.steps;
+    for (const step of [after, mangled]) {
+      const said = text(step);
+      expect(step?.result?.isError, said).toBe(true);
+      expect(said).toContain('extension "crashy" is unavailable');
+      expect(said).toContain("exited with code 3");
+      expect(said).toContain("faulty: crashing on request");
+      expect(said).toMatch(/restart|reconnect/);
+      // Not "no such tool", and no close names from another extension.
+      expect(said).not.toContain("no tool named");
+      expect(said).not.toContain("crushy");
+    }
+    expect(other?.result?.isError).toBeUndefined();
+    expect(stderr).not.toContain("no tool named");
+    const [conversation] = (
+      JSON.parse((await runCli(["sessions", "--db", db, "--json"], { cwd: dir })).stdout) as {
+        session: string;
+        kind: string;
+      }[]
+    ).filter((s) => s.kind === "conversation");
+    const exported = await runCli(["export", conversation!.session, "--db", db], { cwd: dir });
+    const finished = exported.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: { type: string; outcome?: string; reason?: string } })
+      .filter((e) => e.event.type === "ToolCallFinished")
+      .map((e) => [e.event.outcome, e.event.reason]);
+    // C4: the log says the same: unavailable, not unknown.
+    expect(finished).toContainEqual(["unavailable", "EXTENSION_UNAVAILABLE"]);
+    expect(finished).not.toContainEqual(["refused", "UNKNOWN_TOOL"]);
+  }, 120_000);
+});

@@ -33,6 +33,7 @@ export {
   EventDecodeError,
 } from "./decodeEvent.js";
 export { type Diagnostic, diagnostics, unknownAlwaysLoad } from "./diagnostics.js";
+export { downExtension } from "./downExtension.js";
 export {
   type AppendRejection,
   type AppendResult,
