@@ -9,7 +9,7 @@ export const EXIT = {
   internal: 1,
   /** Unknown command or flag, missing or malformed argument. */
   usage: 2,
-  /** A file or log that cannot be read as asked: invalid config, damaged JSONL, unknown event type, newer schema version. */
+  /** A file or log that cannot be read as asked: invalid config, damaged JSONL or database, unknown event type, newer schema version. */
   badInput: 3,
   /** A database, session, file or tool that does not exist (nothing is created). */
   notFound: 4,
@@ -40,7 +40,8 @@ export const EXIT_CODE_TABLE: readonly { code: ExitCode; name: ExitCodeName; mea
   {
     code: EXIT.badInput,
     name: "badInput",
-    meaning: "invalid config file, damaged JSONL, unknown event type or newer schema version",
+    meaning:
+      "invalid config file, damaged JSONL or database, unknown event type or newer schema version",
   },
   { code: EXIT.notFound, name: "notFound", meaning: "missing database, session, file or tool" },
   {

@@ -314,3 +314,63 @@ describe("calls to a crashed server's tools say it is down, why and what to do (
     expect(finished).not.toContainEqual(["refused", "UNKNOWN_TOOL"]);
   }, 120_000);
 });
+
+describe("no writing command appends to a damaged database (issue 10)", () => {
+  test("pages overwritten mid-file: serve, import, demo and clear refuse with exit 3, a way out, and write nothing", async () => {
+    const dir = tempDir();
+    const db = join(dir, "damaged.db");
+    const log = join(dir, "log.jsonl");
+    const events = Array.from({ length: 3000 }, (_, i) => ({
+      type: "ToolsFetched",
+      v: 1,
+      extension: "notes",
+      startedAtVersion: 0,
+      tools: [{ name: `tool_${i}`, description: `tool number ${i} `.repeat(20) }],
+    }));
+    writeFileSync(
+      log,
+      [
+        JSON.stringify({
+          type: "ExtensionAdded",
+          v: 1,
+          name: "notes",
+          kind: "stdio",
+          configFingerprint: "x",
+        }),
+        ...events.map((e) => JSON.stringify(e)),
+      ].join("\n"),
+    );
+    expect((await runCli(["import", log, "--session", "big", "--db", db], { cwd: dir })).code).toBe(
+      0,
+    );
+    // A stray write over two pages in the middle of the file.
+    const { closeSync, openSync, statSync, writeSync } = await import("node:fs");
+    const pages = statSync(db).size / 4096;
+    const fd = openSync(db, "r+");
+    writeSync(fd, Buffer.alloc(8192, 0x5a), 0, 8192, Math.floor(pages / 2) * 4096);
+    closeSync(fd);
+    const before = readFileSync(db);
+
+    const config = join(dir, "mcp.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { notes: { command: process.execPath, args: [join(SERVERS, "notes.js")] } },
+      }),
+    );
+    const attempts = [
+      ["serve", "--config", config, "--db", db],
+      ["import", log, "--session", "again", "--db", db],
+      ["demo", "--db", db],
+      ["clear", "conv-20261130-000000-00000000", "--db", db],
+    ];
+    for (const args of attempts) {
+      const r = await runCli(args, { cwd: dir, timeoutMs: 60_000 });
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(3);
+      expect(r.stderr).toContain(`${db} is damaged`);
+      expect(r.stderr).toContain("nothing was written to it");
+      expect(r.stderr).toMatch(/hint: keep working on a new file with --db/);
+      expect(readFileSync(db).equals(before), args[0]).toBe(true);
+    }
+  }, 180_000);
+});

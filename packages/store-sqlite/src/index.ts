@@ -10,6 +10,7 @@ export {
   type EndedBy,
   type OrphanResponse,
 } from "./auditEnables.js";
+export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export {
   readMaintenanceLog,

@@ -3,6 +3,7 @@ import { decodeEvent, EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
 import { APPLICATION_ID } from "./_schema.js";
 import { toStoreError } from "./_storeError.js";
+import { stampStoreFile } from "./checkStoreFile.js";
 
 /** What finds and removes the value; the adapters' Redactor fits (store-sqlite cannot import it). */
 export interface ScrubRedactor {
@@ -85,6 +86,7 @@ export function scrubStore(file: string, options: ScrubOptions): ScrubReport {
   const now = options.now ?? (() => new Date());
   const dryRun = options.dryRun ?? false;
   let db: Database.Database | undefined;
+  let verified = false;
   try {
     db = new Database(file, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 2000 });
     if (!dryRun) {
@@ -148,6 +150,7 @@ export function scrubStore(file: string, options: ScrubOptions): ScrubReport {
       );
     }
     const bytesVerified = dryRun ? 0 : verifyBytes(file, options.forbidden);
+    verified = !dryRun;
     return {
       file,
       dryRun,
@@ -162,6 +165,8 @@ export function scrubStore(file: string, options: ScrubOptions): ScrubReport {
     throw toStoreError(error, file, dryRun ? "looking for the value" : "scrubbing the value");
   } finally {
     db?.close();
+    // integrity_check said ok: the next writer need not read every page again.
+    if (verified) stampStoreFile(file);
   }
 }
 

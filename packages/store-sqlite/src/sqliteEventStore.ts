@@ -20,6 +20,7 @@ import { type LoadedState, loadStateFromRows } from "./_loadState.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
 import { toStoreError } from "./_storeError.js";
 import { auditEnables, type EnableAudit, type EnableAuditFilter } from "./auditEnables.js";
+import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
 import { type SubscribeOptions, subscribe } from "./subscribe.js";
 
 /**
@@ -36,6 +37,12 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /** Supplies `recordedAt` (E2: the clock is the store's, not the reducer's). */
   now?: () => Date;
+  /**
+   * Check the file before writing (`checkStoreFile`): a damaged file is refused with
+   * STORE_CORRUPT and nothing is written; a clean close stamps the file so the next writer
+   * need not read every page again. For writers (a serve, an import); readers skip it.
+   */
+  verify?: boolean;
 }
 
 /** What `settings()` reports. */
@@ -107,6 +114,8 @@ export class SqliteEventStore implements EventStore {
   readonly #now: () => Date;
   readonly #s: Prepared;
   #closed = false;
+  /** Opened by a verifying writer: a clean close records the file as checked. */
+  #stampOnClose = false;
 
   private constructor(file: string, db: Database.Database, now: () => Date) {
     this.file = file;
@@ -152,6 +161,18 @@ export class SqliteEventStore implements EventStore {
         `${file}: cannot open the event store: the directory ${dirname(file)} does not exist; create it first`,
       );
     }
+    const verify = options.verify === true && file !== ":memory:" && file !== "";
+    if (verify) {
+      const check = checkStoreFile(file);
+      if (!check.ok) {
+        const shown = check.problems.slice(0, 3).join("; ");
+        const more = check.problems.length > 3 ? ` (and ${check.problems.length - 3} more)` : "";
+        throw new EventStoreError(
+          "STORE_CORRUPT",
+          `${file} is damaged: ${shown}${more}; nothing was written to it (PRAGMA quick_check, ${check.ms} ms)`,
+        );
+      }
+    }
     let db: Database.Database | undefined;
     try {
       db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
@@ -159,7 +180,9 @@ export class SqliteEventStore implements EventStore {
       db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
       migrate(db, file);
       dropStaleSnapshots(db);
-      return new SqliteEventStore(file, db, options.now ?? (() => new Date()));
+      const store = new SqliteEventStore(file, db, options.now ?? (() => new Date()));
+      store.#stampOnClose = verify;
+      return store;
     } catch (error) {
       db?.close();
       throw toStoreError(error, file, "opening the event store");
@@ -530,6 +553,7 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       throw toStoreError(error, this.file, "closing the event store");
     }
+    if (this.#stampOnClose) stampStoreFile(this.file);
   }
 
   #rows<P extends unknown[]>(
