@@ -374,3 +374,65 @@ describe("no writing command appends to a damaged database (issue 10)", () => {
     }
   }, 180_000);
 });
+
+describe("toolledger scrub, as a user runs it (issue 10)", () => {
+  test("the value piped on stdin is gone from every event, the file and its WAL; the record names no value", async () => {
+    const dir = tempDir();
+    const db = join(dir, "old.db");
+    const log = join(dir, "old.jsonl");
+    // What an older release wrote: the token in a failure, URL-encoded, and in a tool list.
+    writeFileSync(
+      log,
+      [
+        {
+          type: "ExtensionAdded",
+          v: 1,
+          name: "remote",
+          kind: "streamable_http",
+          configFingerprint: "x",
+        },
+        {
+          type: "ToolsFetchFailed",
+          v: 1,
+          extension: "remote",
+          startedAtVersion: 1,
+          error: `Error POSTing to endpoint: {"echo":"Bearer ${TOKEN}","q":"${encodeURIComponent(TOKEN)}"}`,
+        },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join("\n"),
+    );
+    expect((await runCli(["import", log, "--session", "old", "--db", db], { cwd: dir })).code).toBe(
+      0,
+    );
+    expect(findLeaks(readFileSync(db), TOKEN)).not.toEqual([]);
+
+    const child = spawn(process.execPath, [CLI, "scrub", "--db", db], {
+      cwd: dir,
+      env: cleanEnv(dir),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.stdin.end(`${TOKEN}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("1 event(s) in 1 stream(s) held the value (old)");
+    expect(stderr).toContain("integrity_check ok");
+    const walFile = `${db}-wal`;
+    expect(findLeaks(readFileSync(db), TOKEN, { fragment: 8 })).toEqual([]);
+    if (existsSync(walFile)) expect(findLeaks(readFileSync(walFile), TOKEN)).toEqual([]);
+    const list = await runCli(["scrub", "--list", "--db", db, "--json"], { cwd: dir });
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+    expect(findLeaks(list.stdout + stdout + stderr, TOKEN)).toEqual([]);
+    const replay = await runCli(["replay", "old", "--db", db], { cwd: dir });
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain("[redacted]");
+  }, 120_000);
+});
