@@ -9,6 +9,7 @@ import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
+import { gatewayRelays } from "./gatewayRelays.js";
 import { peers } from "./peers.js";
 import { queries } from "./queries.js";
 import { registryHeap } from "./registryHeap.js";
@@ -77,6 +78,7 @@ await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
+await step("9", "gateway relays", () => gatewayRelays(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

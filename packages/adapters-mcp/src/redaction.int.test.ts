@@ -36,7 +36,7 @@ async function everything(s: ToolledgerSession, thrown: unknown[]): Promise<stri
 
 describe("no secret reaches an event, a log line or an error (R6)", () => {
   it("a streamable-HTTP server answering 401 with a body that echoes the bearer token", async () => {
-    const leaky = await startHttpServer("leaky", ["--http"]);
+    const leaky = await startHttpServer("leaky", ["--http", "--port", "0"]);
     try {
       const s = await session();
       const [result] = await s.addExtensions([

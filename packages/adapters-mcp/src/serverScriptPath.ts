@@ -15,6 +15,7 @@ export const SERVER_NAMES = [
   "http",
   "leaky",
   "big",
+  "reference",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
