@@ -254,7 +254,8 @@ export function createGatewayServer(
         return outcome.result as CallToolResult;
       } catch (error) {
         // G2: the server's own JSON-RPC error passes through as it would directly.
-        if (error instanceof AdapterError && error.serverAnswered) throw toProtocolError(error);
+        if (error instanceof AdapterError && error.serverAnswered)
+          throw toProtocolError(error, host.redactor);
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
         if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
         throw error;

@@ -134,6 +134,7 @@ describe("no secret reaches the log, a log line or an error (issue 10, R6)", () 
       ["--config", config, "--db", db, "--record-payloads"],
       [
         { call: "crashy__echo", args: { value: "hello" } },
+        { call: "crashy__fail" },
         { call: "crashy__leak" },
         { sleepMs: 300 },
         { call: "crashy__echo", args: { value: "again" } },
@@ -142,6 +143,8 @@ describe("no secret reaches the log, a log line or an error (issue 10, R6)", () 
     );
     expect(out.tools).toContain("notes__add_note");
     expect(text(out.steps[0])).toBe("hello");
+    // The server's own JSON-RPC error reaches the client (G2), without the secret it echoed.
+    expect(text(out.steps[1])).toContain("the upstream rejected key [redacted]");
     // The failures are reported, with their causes, and redacted.
     expect(stderr).toContain('extension "remote"');
     expect(stderr).toContain("HTTP 401");

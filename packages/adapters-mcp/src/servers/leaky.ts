@@ -2,7 +2,8 @@
 // Test server that leaks its credentials, as careless servers do; the host must redact them.
 //   stdio (default): prints $LEAKY_SECRET to stderr in several encodings, the raw copy placed
 //     across the 800-character cut of a stderr tail. `--when start` prints and exits 3 before
-//     the handshake; `--when call` (default) serves `echo` and `leak` (prints, then exits 4).
+//     the handshake; `--when call` (default) serves `echo`, `fail` (a JSON-RPC error echoing
+//     the secret) and `leak` (prints, then exits 4).
 //   `--http [--port N]`: a streamable-HTTP endpoint that answers every request with 401 and a
 //     body echoing the Authorization header (raw, JSON-escaped, URL-encoded); prints
 //     `listening <url>` on stdout.
@@ -75,10 +76,16 @@ if (hasFlag("http")) {
             inputSchema: objectSchema({ value: { type: "string" } }),
           },
           { name: "leak", description: "Prints its secret and exits", inputSchema: objectSchema() },
+          {
+            name: "fail",
+            description: "Answers with a JSON-RPC error that echoes its secret",
+            inputSchema: objectSchema(),
+          },
         ],
       }),
       call: (name, args) => {
         if (name === "echo") return text(String(args.value ?? ""));
+        if (name === "fail") throw new Error(`the upstream rejected key ${secret}`);
         if (name === "leak") {
           leakToStderr(secret);
           process.exit(4);
