@@ -24,7 +24,8 @@ const ENCODINGS: Record<string, (s: string) => string> = {
   json: (s) => JSON.stringify(s).slice(1, -1),
   url: encodeURIComponent,
   basic: (s) => Buffer.from(`user:${s}`).toString("base64"),
-  wrapped: (s) => `${s.slice(0, 5)}\n    ${s.slice(5)}`,
+  // Split between characters (a cut surrogate pair would be a different, broken value).
+  wrapped: (s) => `${[...s].slice(0, 5).join("")}\n    ${[...s].slice(5).join("")}`,
 };
 
 let http: Server;
