@@ -18,6 +18,7 @@ import { replayThroughput } from "./replayThroughput.js";
 import { sessionLogOptions } from "./sessionLog.js";
 import { sessionLogFile } from "./sessionLogFile.js";
 import { appendWorkload, sqliteAppendLoad } from "./sqliteAppendLoad.js";
+import { viewRender } from "./viewRender.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
 const args = new Map(
@@ -79,6 +80,7 @@ await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
 await step("9", "gateway relays", () => gatewayRelays(rounds));
+await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {
