@@ -3,7 +3,10 @@ import type { ExtensionConfig } from "./extensionConfig.js";
 /** Shorter values are not redacted: they would replace ordinary text everywhere. */
 export const MIN_SECRET_LENGTH = 4;
 
-/** Config literals that are never credentials; redacting them would garble every message. */
+/**
+ * Config literals that are never credentials: redacting them would garble every message and
+ * every tool description that uses the word (`"TRANSPORT": "stdio"`, `"LOG_LEVEL": "error"`).
+ */
 const NOT_SECRET = new Set([
   "true",
   "false",
@@ -13,6 +16,11 @@ const NOT_SECRET = new Set([
   "off",
   "null",
   "none",
+  "undefined",
+  "auto",
+  "default",
+  "enabled",
+  "disabled",
   "trace",
   "debug",
   "info",
@@ -21,10 +29,46 @@ const NOT_SECRET = new Set([
   "error",
   "fatal",
   "silent",
+  "verbose",
+  "quiet",
   "production",
   "development",
+  "staging",
   "test",
+  "prod",
+  "local",
+  "localhost",
+  "stdio",
+  "http",
+  "https",
+  "sse",
+  "streamable_http",
+  "json",
+  "text",
+  "yaml",
+  "utf8",
+  "utf-8",
+  "main",
+  "master",
+  "latest",
+  "stable",
+  "readonly",
+  "read",
+  "write",
 ]);
+
+/**
+ * Values that configure rather than authenticate: a short number (a port, a timeout, a
+ * size), an absolute path, a URL (its credentials are taken out separately).
+ */
+function notSecret(value: string): boolean {
+  return (
+    NOT_SECRET.has(value.toLowerCase()) ||
+    /^\d{1,6}$/.test(value) ||
+    /^(?:\/|~\/|[A-Za-z]:[\\/])[^\s]*$/.test(value) ||
+    /^[a-z][a-z0-9+.-]*:\/\/[^\s]*$/i.test(value)
+  );
+}
 
 /** A flag whose value is a credential (`--api-key X`, `--token=X`). */
 const CREDENTIAL_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|jwt|session|cookie/i;
@@ -53,13 +97,13 @@ export function configSecrets(config: ExtensionConfig): string[] {
  * A secret value and the parts a server may echo on their own: the credentials after an
  * auth scheme (`Bearer X` → X), Basic's `user:password` and password, `key=value` parameter
  * values (Digest, cookies, query strings), and a URL's password and credential parameters.
- * Values shorter than MIN_SECRET_LENGTH and plain config literals are left out.
+ * Values shorter than MIN_SECRET_LENGTH and plain config values (`notSecret`) are left out.
  */
 export function secretParts(value: string): string[] {
   const parts = new Set<string>();
   const add = (part: string | undefined) => {
     const p = part?.trim();
-    if (p && p.length >= MIN_SECRET_LENGTH && !NOT_SECRET.has(p.toLowerCase())) parts.add(p);
+    if (p && p.length >= MIN_SECRET_LENGTH && !notSecret(p)) parts.add(p);
   };
   add(value);
   const scheme = /^\s*([A-Za-z][\w.+-]*)\s+(\S(?:.*\S)?)\s*$/s.exec(value);

@@ -37,10 +37,18 @@ describe("secret values of a config (R6)", () => {
   });
 
   it("leaves out values too short or too plain to be credentials", () => {
-    expect(secretParts("abc")).toEqual([]);
-    expect(secretParts("debug")).toEqual([]);
-    expect(secretParts("TRUE")).toEqual([]);
-    expect(secretParts("1234")).toEqual(["1234"]);
+    for (const plain of [
+      "abc",
+      "debug",
+      "TRUE",
+      "stdio",
+      "8080",
+      "/home/me/notes",
+      "https://api.example.com/v1",
+    ])
+      expect(secretParts(plain), plain).toEqual([]);
+    expect(secretParts("1234567")).toEqual(["1234567"]);
+    expect(secretParts("https://me:pw-123@api.example.com")).toEqual(["pw-123"]);
   });
 
   it("finds credentials on a command line and in URLs", () => {

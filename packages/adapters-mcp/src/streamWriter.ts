@@ -8,6 +8,7 @@ import {
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { BehaviorSubject, type Observable, Subject } from "rxjs";
+import { redactCommand } from "./_redactCommand.js";
 import { AdapterError } from "./adapterError.js";
 import type { Redactor } from "./redactor.js";
 
@@ -104,7 +105,8 @@ export class StreamWriter {
         const view = this.#view(this.state);
         const made = { ...make(view), at: this.#now().toISOString() } as Command;
         // R6: no secret enters an event, whatever text a server put in the command.
-        const command = this.#redactor()?.redactValue(made) ?? made;
+        const redactor = this.#redactor();
+        const command = redactor ? redactCommand(made, redactor) : made;
         const decision = decide(view, command);
         if (!decision.ok)
           throw new AdapterError(
