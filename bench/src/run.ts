@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type BenchResult, errorLine, notRun } from "./benchResult.js";
 import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
+import { firstAnswer } from "./firstAnswer.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
 import { gatewayRelays } from "./gatewayRelays.js";
@@ -81,6 +82,7 @@ await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
 await step("9", "gateway relays", () => gatewayRelays(rounds));
 await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
+await step("11", "serve's first answer beside hung servers", () => firstAnswer(rounds));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

@@ -76,14 +76,19 @@ const CREDENTIAL_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|jwt|se
 const HEADER_FLAG = /^(?:-H|--header)$/;
 
 /**
- * Every secret value of an extension's config: env and header values and their parts,
- * credential-like arguments, and the credentials a URL carries. Values reach the adapter
- * after any `${VAR}` expansion, so expanded values are covered too.
+ * Every secret value of an extension's config: env and header values and their parts, the
+ * values of variables expanded into it (`secrets`), credential-named variables of the
+ * environment a host passes on (`baseEnv`), credential-like arguments, and the credentials a
+ * URL carries. Values reach the adapter after `${VAR}` expansion, so expanded values count.
  */
 export function configSecrets(config: ExtensionConfig): string[] {
-  const values: string[] = [];
+  // Values of variables expanded into the command, args or URL (the config names them).
+  const values: string[] = [...(config.secrets ?? [])];
   if (config.type === "stdio") {
     values.push(...Object.values(config.env ?? {}));
+    // The environment a host passes on whole: its credentials, told by their names.
+    for (const [name, value] of Object.entries(config.baseEnv ?? {}))
+      if (CREDENTIAL_NAME.test(name)) values.push(value);
     values.push(...credentialArgs(config.args ?? []));
     values.push(...urlSecrets(config.command));
   } else {

@@ -15,6 +15,9 @@ export const SERVER_NAMES = [
   "http",
   "leaky",
   "big",
+  "sse",
+  "environment",
+  "slowStart",
   "reference",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];

@@ -65,6 +65,19 @@ export class RawMcpProcess {
     this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 
+  /** Resolves once the process's stderr matches `re` (what it says may come after the handshake). */
+  async stderrMatching(re: RegExp, ms = 60_000): Promise<string> {
+    const until = Date.now() + ms;
+    while (!re.test(this.#stderr)) {
+      if (Date.now() > until || this.child.exitCode !== null)
+        throw new Error(
+          `stderr never matched ${re} within ${ms} ms:\n${this.#stderr.slice(-2000)}`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.#stderr;
+  }
+
   closeInput(): void {
     this.child.stdin.end();
   }

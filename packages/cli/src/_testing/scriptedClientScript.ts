@@ -5,7 +5,9 @@ import { ADAPTERS } from "./spawnCli.js";
 export type ClientStep =
   | { call: string; args?: Record<string, unknown> }
   | { sleepMs: number }
-  | { copy: string; to: string };
+  | { copy: string; to: string }
+  /** Lists the tools again (into `tools`) once `name` is among them, or after 30 s. */
+  | { listUntil: string };
 
 /** One step's record in the client's output. */
 export interface ClientStepResult {
@@ -35,6 +37,11 @@ const out = { tools: (await fetchTools(c, { requestTimeoutMs: 30000, maxPages: 1
 for (const step of steps) {
   if (step.sleepMs !== undefined) {
     await new Promise((r) => setTimeout(r, step.sleepMs));
+  } else if (step.listUntil !== undefined) {
+    for (let i = 0; i < 300 && !out.tools.includes(step.listUntil); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      out.tools = (await fetchTools(c, { requestTimeoutMs: 30000, maxPages: 10 })).tools.map((t) => t.name);
+    }
   } else if (step.copy !== undefined) {
     if (existsSync(step.copy)) copyFileSync(step.copy, step.to);
   } else {
