@@ -1,3 +1,13 @@
+export {
+  type AuditPoint,
+  auditEnables,
+  type EnableAudit,
+  type EnableAuditFilter,
+  type EnableAuditRecord,
+  type EnableOutcome,
+  type EndedBy,
+  type OrphanResponse,
+} from "./auditEnables.js";
 export { type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,
@@ -104,6 +114,7 @@ export {
   readWholeStream,
   registryStreamOf,
 } from "./foldConversation.js";
+export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
@@ -126,6 +137,13 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export {
+  invalidEvent,
+  isStorableId,
+  matchesExpectedVersion,
+  type SerializedBatch,
+  serializeBatch,
+} from "./serializeBatch.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,
@@ -149,3 +167,10 @@ export {
   type ToolCallStats,
   withRegistry,
 } from "./state.js";
+export {
+  type AbortSignalLike,
+  type AppendWaker,
+  type SubscribeOptions,
+  sleep,
+  subscribe,
+} from "./subscribe.js";

@@ -12,6 +12,7 @@ import type {
 import { EventStoreError } from "../src/eventStore.js";
 import type { ToolledgerEventInput } from "../src/events.js";
 
+export { ev, withIds } from "./events.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
 
 export interface EventStoreContractOptions {

@@ -1,11 +1,7 @@
-import {
-  CONVERSATION_EVENT_TYPES,
-  type EnableError,
-  evolve,
-  initialState,
-  type State,
-  type StoredEvent,
-} from "@toolledger/core";
+import type { StoredEvent } from "./eventStore.js";
+import { CONVERSATION_EVENT_TYPES, type EnableError } from "./events.js";
+import { evolve } from "./evolve.js";
+import { initialState, type State } from "./state.js";
 
 /** Where and when something happened in a session's log. */
 export interface AuditPoint {
