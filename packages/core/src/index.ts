@@ -1,6 +1,7 @@
 export {
   type AuditPoint,
   auditEnables,
+  auditEnablesAsync,
   type EnableAudit,
   type EnableAuditFilter,
   type EnableAuditRecord,

@@ -220,3 +220,6 @@ export function migrations(schema: string): readonly string[] {
     `,
   ];
 }
+
+/** Schema names the store accepts: a plain identifier short enough for its NOTIFY channel. */
+export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,51}$/;
