@@ -13,6 +13,7 @@ import { EventStoreError } from "../src/eventStore.js";
 import type { ToolledgerEventInput } from "../src/events.js";
 
 export { ev, withIds } from "./events.js";
+export { exited, lines, spawnWorker } from "./processes.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
 
 export interface EventStoreContractOptions {

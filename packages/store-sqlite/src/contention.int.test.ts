@@ -1,7 +1,10 @@
+import { fileURLToPath } from "node:url";
+import { exited, lines, spawnWorker } from "@toolledger/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "./_tempDir.test-helpers.js";
-import { exited, lines, spawnWorker } from "./_worker.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
+
+const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
 
 const WORKERS = 4;
 const VERSIONS = 40;
@@ -14,7 +17,7 @@ describe("contention: several processes append to one stream with exact versions
     const file = dir.file("race.db");
     // Not created first: the workers also race to create and migrate the file.
     const children = Array.from({ length: WORKERS }, (_, i) =>
-      spawnWorker(["contend", file, String(i), String(VERSIONS)]),
+      spawnWorker(WORKER, ["contend", file, String(i), String(VERSIONS)]),
     );
     const reports: { worker: string; outcomes: string[] }[] = [];
     const ready: Promise<void>[] = [];

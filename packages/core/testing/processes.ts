@@ -1,15 +1,22 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 
-/** The built worker script; child processes run built JS (`pnpm test` builds first). */
-export const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
-
-export function spawnWorker(args: string[]): ChildProcess {
-  if (!existsSync(WORKER)) {
-    throw new Error(`${WORKER} is missing: run \`pnpm build\` before the store's process tests`);
+/**
+ * Spawns a built worker script (child processes run built JS: `pnpm test` builds first),
+ * with stdin, stdout and stderr piped.
+ */
+export function spawnWorker(
+  worker: string,
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcess {
+  if (!existsSync(worker)) {
+    throw new Error(`${worker} is missing: run \`pnpm build\` before the store's process tests`);
   }
-  return spawn(process.execPath, [WORKER, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  return spawn(process.execPath, [worker, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
 }
 
 /** Calls `onLine` for each line the child writes to stdout; collects stderr. */
