@@ -36,3 +36,10 @@ export class AdapterError extends Error {
     this.serverAnswered = options?.serverAnswered ?? false;
   }
 }
+
+/** Any failure as an AdapterError (an unexpected one becomes PROTOCOL_ERROR with its cause). */
+export function asAdapterError(error: unknown): AdapterError {
+  if (error instanceof AdapterError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AdapterError("PROTOCOL_ERROR", message, { cause: error });
+}

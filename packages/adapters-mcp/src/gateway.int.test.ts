@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { replay, type ToolledgerEvent } from "@toolledger/core";
+import { loadConversationState, type ToolledgerEvent } from "@toolledger/core";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
@@ -163,9 +163,9 @@ describe("gateway over streamable HTTP, with the SQLite store", () => {
     await session.settled();
     const reopened = openSqliteEventStore(dbFile);
     try {
-      const stored = await reopened.readStream("gateway-http");
+      const stored = await reopened.readAll({ limit: 100_000 });
       const events: ToolledgerEvent[] = stored.map((e) => e.event);
-      expect(replay(events)).toEqual(session.state);
+      expect((await loadConversationState(reopened, "gateway-http")).state).toEqual(session.state);
       const types = new Set(events.map((e) => e.type));
       for (const type of [
         "DeferralConfigured",
@@ -179,7 +179,13 @@ describe("gateway over streamable HTTP, with the SQLite store", () => {
       }
       const responses = events.filter((e) => e.type === "EnableToolsResponded");
       expect(responses.map((e) => e.ok)).toEqual([false, true]);
-      expect(stored.map((e) => e.streamPosition)).toEqual(stored.map((_, i) => i + 1));
+      for (const streamId of new Set(stored.map((e) => e.streamId))) {
+        const stream = stored.filter((e) => e.streamId === streamId);
+        expect(stream.map((e) => e.streamPosition)).toEqual(stream.map((_, i) => i + 1));
+      }
+      expect(new Set(stored.map((e) => e.streamId))).toEqual(
+        new Set(["gateway-http", session.registryStreamId]),
+      );
     } finally {
       await reopened.close();
     }

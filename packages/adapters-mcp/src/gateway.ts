@@ -4,13 +4,25 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type InitializeRequest,
+  InitializeRequestSchema,
+  type InitializeResult,
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ENABLE_TOOLS_NAME, type McpTool, modelView, type State } from "@toolledger/core";
+import {
+  ENABLE_TOOLS_NAME,
+  EVENT_SCHEMA_VERSION,
+  evolve,
+  type McpTool,
+  modelView,
+  type State,
+} from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
 import { AdapterError } from "./adapterError.js";
+import { Conversation, type ConversationOptions } from "./conversation.js";
+import type { ToolledgerHost } from "./host.js";
 import type { ToolledgerSession } from "./session.js";
 
 export interface GatewayOptions {
@@ -19,6 +31,10 @@ export interface GatewayOptions {
   version?: string;
   /** Where failures no downstream request can carry go (e.g. a notification that could not be sent). Default: stderr. */
   onError?: (error: Error) => void;
+  /** How each downstream session's conversation is opened (deferral, payload recording, …; an `id` resumes one, stdio only). */
+  conversation?: Omit<ConversationOptions, "client" | "protocolVersion" | "transport">;
+  /** Told when a downstream session's conversation opens and when it closes. */
+  onConversation?: (change: { type: "opened" | "closed"; conversation: Conversation }) => void;
 }
 
 export interface HttpGatewayOptions extends GatewayOptions {
@@ -31,7 +47,8 @@ export interface HttpGatewayOptions extends GatewayOptions {
 }
 
 export interface Gateway {
-  close(): Promise<void>;
+  /** Stops serving; open conversations are closed with `reason` (default "gateway stopped"). */
+  close(reason?: string): Promise<void>;
 }
 
 export interface HttpGateway extends Gateway {
@@ -66,33 +83,99 @@ function gatewayView(state: State): { tools: McpTool[]; signature: string } {
   return entry;
 }
 
+/** One downstream MCP session: its SDK server and its conversation (C2). */
+export interface Downstream {
+  server: Server;
+  /** The conversation, opened when the client has initialized (or at its first request). */
+  conversation(): Promise<Conversation>;
+  /** Stops following the conversation and closes it with `reason` (C3 marker). */
+  dispose(reason: string): Promise<void>;
+}
+
 /**
- * An MCP server that serves a session's aggregate: tools/list is the model view, tools/call
- * goes through `session.callTool` (R13, D9, enable_tools), and every change of the served
- * list (an upstream list change, a successful enable) sends `notifications/tools/list_changed`.
- * Returns the SDK server and a dispose function that stops the change subscription.
+ * An MCP server for one downstream session (C2): tools/list is its conversation's model
+ * view, tools/call goes through `conversation.callTool` (R13, D9, enable_tools, C4), and
+ * every change of the list it serves (its own enable, a clear from the CLI, an upstream
+ * change that reaches it) sends `notifications/tools/list_changed` to this client only.
+ * The conversation is opened with the client's `clientInfo` once it has initialized.
  */
 export function createGatewayServer(
-  session: ToolledgerSession,
+  source: ToolledgerHost | ToolledgerSession,
+  transport: "stdio" | "streamable_http",
   options: GatewayOptions = {},
-): { server: Server; dispose: () => void } {
+): Downstream {
   const report =
     options.onError ??
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
-  const prompt = modelView(session.state).systemPrompt;
+  const fixed = "conversation" in source ? source.conversation : null;
+  const host = "conversation" in source ? source.host : source;
+  const prompt = fixed
+    ? modelView(fixed.state).systemPrompt
+    : handshakePrompt(host.state, options.conversation?.deferral);
   const server = new Server(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
     { capabilities: { tools: { listChanged: true } }, ...(prompt ? { instructions: prompt } : {}) },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: gatewayTools(session.state) as Tool[],
+  let protocolVersion: string | null = null;
+  const sdkInitialize = (
+    server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> }
+  )._oninitialize.bind(server);
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const result = await sdkInitialize(request);
+    protocolVersion = result.protocolVersion;
+    return result;
+  });
+  let opening: Promise<Conversation> | null = null;
+  let subscription: Subscription | null = null;
+  let disposed = false;
+  const conversation = (): Promise<Conversation> => {
+    opening ??= (async () => {
+      const c =
+        fixed ??
+        (await Conversation.open(host, {
+          ...options.conversation,
+          client: server.getClientVersion() ?? null,
+          protocolVersion,
+          transport,
+        }));
+      if (disposed) {
+        if (!fixed) await c.close("client disconnected");
+        throw new AdapterError("SESSION_CLOSED", "the downstream session ended");
+      }
+      subscription = c.state$
+        .pipe(
+          map((state) => gatewayView(state).signature),
+          distinctUntilChanged(),
+          skip(1),
+        )
+        .subscribe(() => {
+          if (!server.transport) return;
+          server
+            .sendToolListChanged()
+            .catch((error: unknown) =>
+              report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
+            );
+        });
+      if (!fixed) options.onConversation?.({ type: "opened", conversation: c });
+      return c;
+    })();
+    return opening;
+  };
+  server.oninitialized = () => {
+    conversation().catch((error: unknown) =>
+      report(new Error(`could not open a conversation: ${String(error)}`)),
+    );
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: gatewayTools((await conversation()).state) as Tool[],
   }));
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
       const { name, arguments: args } = request.params;
+      const c = await conversation();
       try {
-        const outcome = await session.callTool(name, args ?? {}, { signal: extra.signal });
+        const outcome = await c.callTool(name, args ?? {}, { signal: extra.signal });
         if (!outcome.ok) return errorResult(outcome.error.message);
         return outcome.result as CallToolResult;
       } catch (error) {
@@ -102,53 +185,81 @@ export function createGatewayServer(
       }
     },
   );
-  const subscription: Subscription = session.state$
-    .pipe(
-      map((state) => gatewayView(state).signature),
-      distinctUntilChanged(),
-      skip(1),
-    )
-    .subscribe(() => {
-      if (!server.transport) return;
-      server
-        .sendToolListChanged()
-        .catch((error: unknown) =>
-          report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
-        );
-    });
-  return { server, dispose: () => subscription.unsubscribe() };
-}
-
-/** Serves the gateway over this process's stdin/stdout (logs must go to stderr). */
-export async function serveGatewayStdio(
-  session: ToolledgerSession,
-  options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
-): Promise<Gateway> {
-  const { server, dispose } = createGatewayServer(session, options);
-  await server.connect(new StdioServerTransport(options.stdin, options.stdout));
   return {
-    async close() {
-      dispose();
-      await server.close();
+    server,
+    conversation,
+    async dispose(reason: string) {
+      if (disposed) return;
+      disposed = true;
+      subscription?.unsubscribe();
+      if (fixed || !opening) return;
+      const c = await opening.catch(() => null);
+      if (c) {
+        await c.close(reason);
+        options.onConversation?.({ type: "closed", conversation: c });
+      }
     },
   };
 }
 
-/** Serves the gateway over streamable HTTP on a loopback port; one MCP session per client. */
+/** The instructions a new client gets at the handshake: its conversation's deferred-tools section. */
+function handshakePrompt(
+  registry: State,
+  deferral: ConversationOptions["deferral"] | undefined,
+): string | null {
+  if (!deferral) return modelView(registry).systemPrompt;
+  const state = evolve(registry, {
+    type: "DeferralConfigured",
+    v: EVENT_SCHEMA_VERSION,
+    mode: deferral.mode,
+    alwaysLoad: [...(deferral.alwaysLoad ?? [])],
+  });
+  return modelView(state).systemPrompt;
+}
+
+/**
+ * Serves the gateway over this process's stdin/stdout (logs must go to stderr): one client,
+ * one conversation, closed when the client goes away.
+ */
+export async function serveGatewayStdio(
+  source: ToolledgerHost | ToolledgerSession,
+  options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
+): Promise<Gateway> {
+  const downstream = createGatewayServer(source, "stdio", options);
+  await downstream.server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  return {
+    async close(reason = "gateway stopped") {
+      await downstream.dispose(reason);
+      await downstream.server.close();
+    },
+  };
+}
+
+/**
+ * Serves the gateway over streamable HTTP on a loopback port: each MCP session is its own
+ * conversation (C2), closed when the client ends the session or the gateway stops.
+ */
 export async function serveGatewayHttp(
-  session: ToolledgerSession,
+  source: ToolledgerHost | ToolledgerSession,
   options: HttpGatewayOptions = {},
 ): Promise<HttpGateway> {
-  const disposers = new Set<() => void>();
+  const report =
+    options.onError ??
+    ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
+  const open = new Set<Downstream>();
   const host: HttpHost = await hostMcpOverHttp(
     () => {
-      const { server, dispose } = createGatewayServer(session, options);
-      disposers.add(dispose);
-      server.onclose = () => {
-        dispose();
-        disposers.delete(dispose);
+      const downstream = createGatewayServer(source, "streamable_http", options);
+      open.add(downstream);
+      downstream.server.onclose = () => {
+        open.delete(downstream);
+        downstream
+          .dispose("client ended the session")
+          .catch((error: unknown) =>
+            report(new Error(`could not close a conversation: ${String(error)}`)),
+          );
       };
-      return server;
+      return downstream.server;
     },
     {
       ...(options.host ? { host: options.host } : {}),
@@ -159,9 +270,9 @@ export async function serveGatewayHttp(
   );
   return {
     url: host.url,
-    async close() {
-      for (const dispose of disposers) dispose();
-      disposers.clear();
+    async close(reason = "gateway stopped") {
+      await Promise.allSettled([...open].map((d) => d.dispose(reason)));
+      open.clear();
       await host.close();
     },
   };

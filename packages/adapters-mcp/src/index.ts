@@ -1,4 +1,21 @@
-export { AdapterError, type AdapterErrorCode } from "./adapterError.js";
+export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
+export {
+  capturePayload,
+  MASKED,
+  type PayloadCapture,
+  REDACTED,
+  redactSecrets,
+} from "./capturePayload.js";
+export {
+  type CallRefusalCode,
+  type CallToolOptions,
+  type CallToolOutcome,
+  Conversation,
+  type ConversationOptions,
+  type EnableToolsOutcome,
+  newConversationId,
+  openConversation,
+} from "./conversation.js";
 export {
   configFingerprint,
   describeConfig,
@@ -25,21 +42,21 @@ export {
   serveGatewayStdio,
 } from "./gateway.js";
 export {
+  type AddResult,
+  type ConnectionStatus,
+  compactTime,
+  type ExtensionStatus,
+  type HostOptions,
+  newRegistryStreamId,
+  openHost,
+  ToolledgerHost,
+  type UpstreamCallOptions,
+} from "./host.js";
+export {
   exampleServers,
   SERVER_NAMES,
   type ServerName,
   serverScriptPath,
 } from "./serverScriptPath.js";
-export {
-  type AddResult,
-  type CallRefusalCode,
-  type CallToolOptions,
-  type CallToolOutcome,
-  type ConnectionStatus,
-  type EnableToolsOutcome,
-  type ExtensionStatus,
-  openSession,
-  type SessionEvent,
-  type SessionOptions,
-  ToolledgerSession,
-} from "./session.js";
+export { openSession, type SessionOptions, ToolledgerSession } from "./session.js";
+export { type SessionEvent, StreamWriter } from "./streamWriter.js";

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   InMemoryEventStore,
+  loadConversationState,
+  REGISTRY_EVENT_TYPES,
   replay,
   staleExtensions,
   type ToolledgerEvent,
@@ -18,7 +20,8 @@ import {
 } from "./_fixtures.js";
 import { AdapterError } from "./adapterError.js";
 import { exampleServers } from "./serverScriptPath.js";
-import { openSession, type SessionEvent, type ToolledgerSession } from "./session.js";
+import { openSession, type ToolledgerSession } from "./session.js";
+import type { SessionEvent } from "./streamWriter.js";
 
 const text = (outcome: Awaited<ReturnType<ToolledgerSession["callTool"]>>): string => {
   if (!outcome.ok) throw new Error(`call refused: ${outcome.error.message}`);
@@ -104,15 +107,18 @@ describe("a session aggregating real servers (R3, R9, R12, R13, D3)", () => {
 
   it("passes headers and env to the servers but never into an event (R6)", async () => {
     expect(text(await session.callTool("http__check_header", {}))).toBe("x-api-key present");
-    const events = JSON.stringify(await store.readStream("agg"));
+    const events = JSON.stringify(await store.readAll({ limit: 100_000 }));
     expect(events).not.toContain(SECRET);
     expect(events).not.toContain(join(dir, "memory.jsonl"));
     expect(events).toContain("sha256:");
   });
 
-  it("keeps state$ equal to a replay of the stored stream", async () => {
-    const stored = (await store.readStream("agg")).map((e) => e.event);
-    expect(replay(stored)).toEqual(session.state);
+  it("keeps state$ equal to the fold of its stored conversation and registry streams (C1)", async () => {
+    const registry = (await store.readStream(session.registryStreamId)).map((e) => e.event);
+    expect(registry.every((e) => REGISTRY_EVENT_TYPES.has(e.type))).toBe(true);
+    expect(replay(registry)).toEqual(session.host.state);
+    const { state } = await loadConversationState(store, "agg");
+    expect(state).toEqual(session.state);
     const viaObservable = await waitFor(session.state$, () => true, "state$");
     expect(viaObservable).toBe(session.state);
   });
@@ -343,22 +349,24 @@ describe("session lifecycle", () => {
   it("resumes a stream: the same config appends no ExtensionAdded (R6) but fetches again; remove drops the tools (R7)", async () => {
     const store = new InMemoryEventStore();
     const config = shipped("paged", "paged", ["--tools", "4"]);
-    const first = await openSession({ store, streamId: "s" });
+    const first = await openSession({ store, streamId: "s", registryStreamId: "h" });
     await first.addExtension(config);
     await first.close();
-    const length = (await store.readStream("s")).length;
+    const length = (await store.readStream("h")).length;
 
-    const second = await openSession({ store, streamId: "s" });
+    const second = await openSession({ store, streamId: "s", registryStreamId: "h" });
     try {
-      expect(second.state).toEqual(first.state);
+      expect(second.modelView()).toEqual(first.modelView());
+      expect(second.state.conversation).toMatchObject({ status: "open", resumes: 1 });
+      expect(second.host.state.host?.runs).toBe(2);
       await second.addExtension(config);
-      const added = (await store.readStream("s")).slice(length).map((e) => e.event.type);
-      expect(added).toEqual(["ToolsFetched"]);
+      const added = (await store.readStream("h")).slice(length).map((e) => e.event.type);
+      expect(added).toEqual(["HostStarted", "ToolsFetched"]);
       expect(second.listTools()).toHaveLength(4);
       await second.removeExtension("paged");
       expect(second.listTools()).toEqual([]);
       expect(second.extensions()).toEqual([]);
-      expect((await store.readStream("s")).at(-1)?.event).toMatchObject({
+      expect((await store.readStream("h")).at(-1)?.event).toMatchObject({
         type: "ExtensionRemoved",
         extension: "paged",
       });

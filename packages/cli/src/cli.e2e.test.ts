@@ -86,7 +86,7 @@ describe("demo, then replay, audit, explain, export and import on the database i
     expect(demo.stderr).toBe("");
     expect(demo.code).toBe(0);
     expect(existsSync(db)).toBe(true);
-    expect(session).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    expect(session).toMatch(/^conv-\d{8}-\d{6}-[0-9a-f]{8}$/);
     for (const line of ["toolledger replay", "toolledger audit --session", "toolledger explain"])
       expect(demo.stdout).toContain(line);
     expect(demo.stdout).toContain(`--db ${db}`);
@@ -173,7 +173,13 @@ describe("demo, then replay, audit, explain, export and import on the database i
   test("sessions lists it", async () => {
     const r = await runCli(["sessions"], { cwd: dir, env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^${session} +\\d+ +\\d{4}-`, "m"));
+    // C5: the demo client, the host it ran on, its calls and its enabled tools.
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^${session} +toolledger-demo \\S+ +\\S+ +\\d{4}-\\S+ \\S+ +\\d{4}-\\S+ \\S+ +8 +1 +\\d+$`,
+        "m",
+      ),
+    );
   });
 });
 
@@ -209,7 +215,19 @@ describe("serve, driven by a real MCP client", () => {
     expect(out.stderr).not.toContain("s3cr3t-value");
     await new Promise((resolve) => setTimeout(resolve, 300));
     const sessions = await runCli(["sessions", "--db", db, "--json"], { cwd: dir });
-    const [s] = JSON.parse(sessions.stdout) as { session: string; events: number }[];
+    const [s, ...more] = JSON.parse(sessions.stdout) as {
+      session: string;
+      kind: string;
+      events: number;
+      client: string;
+      calls: number;
+      status: string;
+    }[];
+    expect(more).toEqual([]);
+    // C2/C5: the stdio client is one conversation, with its clientInfo; C4: its calls are counted.
+    expect(s).toMatchObject({ kind: "conversation", status: "closed" });
+    expect(s!.client).toBe("toolledger 0.1.0");
+    expect(s!.calls).toBeGreaterThanOrEqual(5);
     expect(s!.events).toBeGreaterThanOrEqual(10);
     const audit = await runCli(["audit", "--db", db, "--json"], { cwd: dir });
     expect(

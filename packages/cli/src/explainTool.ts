@@ -2,13 +2,13 @@ import {
   classifyTool,
   closeNames,
   collisionOwners,
-  evolve,
   findTool,
   initialState,
   listTools,
   resolveTool,
   type State,
 } from "@toolledger/core";
+import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 
@@ -76,7 +76,7 @@ interface Facts {
  */
 export function explainTool(entries: readonly LogEntry[], name: string): Explanation {
   let state = initialState();
-  for (const e of entries) state = evolve(state, e.event);
+  for (const step of foldEntries(entries)) state = step.state;
   const resolved = resolveTool(state, name, { includeHidden: true });
   const publicName = resolved.ok ? resolved.publicName : name.trim();
   const facts = collect(entries, publicName);
@@ -364,9 +364,10 @@ function collect(entries: readonly LogEntry[], publicName: string): Facts {
     filteredAt: null,
   };
   let state: State = initialState();
-  for (const { position, event } of entries) {
+  for (const step of foldEntries(entries)) {
+    const { position, event } = step.entry;
     const before = state;
-    state = evolve(state, event);
+    state = step.state;
     if (state === before) continue;
     switch (event.type) {
       case "ExtensionAdded": {

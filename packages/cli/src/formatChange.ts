@@ -51,6 +51,24 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.yellow("!")} anomaly: ${c.anomaly.replaceAll("_", " ")} (call id ${c.callId})`;
     case "ignored":
       return `${style.dim("ignored:")} ${c.reason}`;
+    case "host_started":
+      return `host ${c.hostname} started${c.run > 1 ? ` (run ${c.run}: a resume)` : ""}`;
+    case "conversation_started":
+      return `${c.resumed ? "conversation resumed" : "conversation started"}${c.client ? ` with ${c.client}` : ""}${c.transport ? ` over ${c.transport}` : ""} on registry ${c.registryStream}`;
+    case "conversation_closed":
+      return `conversation closed: ${c.reason}`;
+    case "call_started":
+      return `call ${c.name}${c.publicName === null ? ` ${style.dim("(did not resolve)")}` : c.publicName !== c.name ? ` → ${c.publicName}` : ""}${c.owner ? ` on ${c.owner}` : ""} ${style.dim(`(${c.callId.slice(0, 8)})`)}`;
+    case "call_finished": {
+      const mark =
+        c.outcome === "ok"
+          ? style.green("✓")
+          : c.outcome === "refused"
+            ? style.yellow("⊘")
+            : style.red("✗");
+      const what = c.name === "" ? `call ${c.callId.slice(0, 8)}` : c.name;
+      return `${mark} ${what} ${c.outcome}${c.reason ? ` (${c.reason})` : ""} in ${formatMs(c.durationMs)}${c.error ? `: ${oneLine(c.error)}` : ""}`;
+    }
     case "no_change":
       return style.dim("no change");
     default: {
@@ -58,4 +76,13 @@ export function formatChange(c: Change, style: Style): string {
       return unreachable;
     }
   }
+}
+
+function formatMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+function oneLine(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > 160 ? `${t.slice(0, 159)}…` : t;
 }

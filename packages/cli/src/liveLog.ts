@@ -3,6 +3,7 @@ import type { LoadedLog } from "./loadLog.js";
 import { loadServerSetup, type ServerSetupFlags } from "./loadServerSetup.js";
 import type { LogEntry } from "./logEntry.js";
 import type { Output } from "./output.js";
+import { readSessionEntries } from "./readSession.js";
 import { startSession } from "./startSession.js";
 
 /** Connects to the servers of a config file in memory and returns the log of that short session. */
@@ -15,13 +16,7 @@ export async function liveLog(
   const { config, deferral } = loadServerSetup(flags, deps, command);
   const { session } = await startSession(config, deferral, o, { now: deps.now });
   try {
-    const stored = await session.store.readStream(session.streamId);
-    const entries: LogEntry[] = stored.map((e) => ({
-      position: e.streamPosition,
-      event: e.event,
-      eventId: e.eventId,
-      recordedAt: e.recordedAt,
-    }));
+    const entries: LogEntry[] = await readSessionEntries(session.store, session.streamId);
     return {
       entries,
       label: `the live servers of ${config.file}`,

@@ -11,12 +11,24 @@ export interface LogEntry {
   metadata?: Record<string, unknown>;
   /** For JSONL input: the file line it came from. */
   line?: number;
+  /** How replay shows the position when it is not the conversation's own (`h12`: the registry stream's event 12). */
+  label?: string;
+  /** The stream it belongs to, when the log holds more than one (a conversation and its registry, C1). */
+  streamId?: string;
+  /** Its position in that stream. */
+  streamPosition?: number;
+  /** Its position in the whole store (orders the streams of a conversation). */
+  globalPosition?: number;
 }
 
 /** The line format of `toolledger export` (and one of the two formats `import` and `replay` read). */
 export interface ExportLine {
+  /** The stream the event belongs to (a conversation, or the registry stream it observes). */
   session: string;
+  /** Its position in that stream. */
   position: number;
+  /** Its position in the source store; orders a conversation's streams on import and replay. */
+  globalPosition?: number;
   eventId: string;
   recordedAt: string;
   metadata: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { decodeEvent } from "@toolledger/core";
 import { CliError } from "./cliError.js";
+import { conversationStreamOf, numberConversationEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
 
 export interface JsonlLog {
@@ -8,6 +9,8 @@ export interface JsonlLog {
   entries: LogEntry[];
   /** The session id the lines carry (export envelopes), when they agree on one. */
   session: string | undefined;
+  /** Every stream id the lines carry, in order of first appearance (a conversation export has two or more). */
+  streams: string[];
 }
 
 /**
@@ -70,7 +73,13 @@ export function parseJsonl(file: string, text: string): JsonlLog {
     }
     const entry: LogEntry = { position: entries.length + 1, event: result.event, line };
     if (envelope) {
-      if (typeof envelope.session === "string") sessions.add(envelope.session);
+      if (typeof envelope.session === "string") {
+        sessions.add(envelope.session);
+        entry.streamId = envelope.session;
+      }
+      if (typeof envelope.position === "number") entry.streamPosition = envelope.position;
+      if (typeof envelope.globalPosition === "number")
+        entry.globalPosition = envelope.globalPosition;
       if (typeof envelope.eventId === "string") entry.eventId = envelope.eventId;
       if (typeof envelope.recordedAt === "string") entry.recordedAt = envelope.recordedAt;
       if (isRecord(envelope.metadata)) entry.metadata = envelope.metadata;
@@ -79,12 +88,26 @@ export function parseJsonl(file: string, text: string): JsonlLog {
     }
     entries.push(entry);
   }
-  return { file, entries, session: sessions.size === 1 ? [...sessions][0] : undefined };
+  const streams = [...sessions];
+  // A conversation export: the conversation is the session, its registry streams come along.
+  const conversation = streams.length > 1 ? conversationStreamOf(entries) : null;
+  if (conversation !== null) {
+    // Lines are in fold order (as `export` writes them); number them as readSession does.
+    numberConversationEntries(entries, conversation);
+  }
+  return {
+    file,
+    entries,
+    session: streams.length === 1 ? streams[0] : (conversation ?? undefined),
+    streams,
+  };
 }
 
 interface Envelope {
   event: unknown;
   session?: unknown;
+  position?: unknown;
+  globalPosition?: unknown;
   eventId?: unknown;
   recordedAt?: unknown;
   metadata?: unknown;

@@ -1,26 +1,50 @@
+import { type EventStore, foldConversation, readConversationLog } from "@toolledger/core";
 import type { SqliteEventStore } from "@toolledger/store-sqlite";
 import { CliError } from "./cliError.js";
+import { numberConversationEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
 
-const PAGE = 5000;
-
-/** Every event of a session, in order; a session with no events is a not-found error naming the known ones. */
+/**
+ * Every event of a session, in fold order; a session with no events is a not-found error
+ * naming the known ones. A conversation (C1) comes with the events of the registry streams
+ * it observes, each entry numbered by its position in this merged log; a legacy session or
+ * a registry stream is read alone, numbered by its stream positions.
+ */
 export async function readSession(store: SqliteEventStore, sessionId: string): Promise<LogEntry[]> {
-  const entries: LogEntry[] = [];
-  for (let from = 1; ; from += PAGE) {
-    const page = await store.readStream(sessionId, { fromPosition: from, maxCount: PAGE });
-    for (const e of page) {
-      entries.push({
-        position: e.streamPosition,
-        event: e.event,
-        eventId: e.eventId,
-        recordedAt: e.recordedAt,
-        metadata: e.metadata,
-      });
-    }
-    if (page.length < PAGE) break;
-  }
+  const entries = await readSessionEntries(store, sessionId);
   if (entries.length === 0) throw await sessionNotFound(store, sessionId);
+  return entries;
+}
+
+/** readSession for any store; an unknown session has no entries. */
+export async function readSessionEntries(
+  store: EventStore,
+  sessionId: string,
+): Promise<LogEntry[]> {
+  const log = await readConversationLog(store, sessionId);
+  if (log.registries.size === 0) {
+    return log.events.map((e) => ({
+      position: e.streamPosition,
+      event: e.event,
+      eventId: e.eventId,
+      recordedAt: e.recordedAt,
+      metadata: e.metadata,
+    }));
+  }
+  const entries: LogEntry[] = [];
+  for (const { stored: e } of foldConversation(log.events, log.registries)) {
+    entries.push({
+      position: entries.length + 1,
+      event: e.event,
+      eventId: e.eventId,
+      recordedAt: e.recordedAt,
+      metadata: e.metadata,
+      streamId: e.streamId,
+      streamPosition: e.streamPosition,
+      globalPosition: e.globalPosition,
+    });
+  }
+  numberConversationEntries(entries, sessionId);
   return entries;
 }
 

@@ -2,12 +2,12 @@ import {
   type Anomaly,
   compareBytes,
   type ExtensionState,
-  evolve,
   findTool,
   initialState,
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
+import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 
@@ -40,11 +40,42 @@ export type Change =
   | { kind: "enable_failed"; callId: string; code: string; message: string }
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string }
   | { kind: "ignored"; reason: string }
+  | { kind: "host_started"; hostname: string; run: number }
+  | {
+      kind: "conversation_started";
+      client: string | null;
+      transport: string | null;
+      registryStream: string;
+      resumed: boolean;
+    }
+  | { kind: "conversation_closed"; reason: string }
+  | {
+      kind: "call_started";
+      callId: string;
+      name: string;
+      publicName: string | null;
+      owner: string | null;
+    }
+  | {
+      kind: "call_finished";
+      callId: string;
+      name: string;
+      outcome: string;
+      reason: string | null;
+      durationMs: number;
+      error: string | null;
+    }
   | { kind: "no_change" };
 
 export interface ReplayStep {
   position: number;
   type: ToolledgerEvent["type"];
+  /** The stream the event belongs to, in a conversation's log (C1). */
+  stream?: string;
+  /** Shown instead of the position for a registry event in a conversation's log (`h12`). */
+  label?: string;
+  /** A registry event a resumed conversation folded to catch up with another host's registry. */
+  catchUp?: boolean;
   recordedAt?: string;
   /** The cache version after the event (R11). */
   version: number;
@@ -60,12 +91,14 @@ export function* replaySteps(
   // Public names each extension's raw tools had when last fetched, so a refetch under a new
   // prefix (an extension re-added with `exposeUnprefixed` toggled) reads as a rename.
   const known = new Map<string, Map<string, string>>();
-  for (const entry of entries) {
-    const next = evolve(state, entry.event);
+  for (const { entry, state: next, catchUp } of foldEntries([...entries], from)) {
     const changes = withRenames(diffStates(state, next, entry.event), next, known);
     const step: ReplayStep = {
       position: entry.position,
       type: entry.event.type,
+      ...(entry.streamId === undefined ? {} : { stream: entry.streamId }),
+      ...(entry.label === undefined ? {} : { label: entry.label }),
+      ...(catchUp ? { catchUp } : {}),
       ...(entry.recordedAt === undefined ? {} : { recordedAt: entry.recordedAt }),
       version: next.version,
       changes,
@@ -144,12 +177,57 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
   }
   if (before.version !== after.version)
     changes.push({ kind: "version", from: before.version, to: after.version });
-  if (before.deferral !== after.deferral) {
+  if (
+    before.deferral.mode !== after.deferral.mode ||
+    before.deferral.alwaysLoad.join("\u0000") !== after.deferral.alwaysLoad.join("\u0000")
+  ) {
     changes.push({
       kind: "deferral",
       mode: after.deferral.mode,
       alwaysLoad: [...after.deferral.alwaysLoad],
     });
+  }
+  switch (event.type) {
+    case "HostStarted":
+      changes.push({ kind: "host_started", hostname: event.hostname, run: after.host?.runs ?? 1 });
+      break;
+    case "ConversationStarted":
+    case "ConversationResumed":
+      changes.push({
+        kind: "conversation_started",
+        client: event.client ? `${event.client.name} ${event.client.version}` : null,
+        transport: event.transport ?? null,
+        registryStream: event.registryStream,
+        resumed: event.type === "ConversationResumed",
+      });
+      break;
+    case "ConversationClosed":
+      changes.push({ kind: "conversation_closed", reason: event.reason });
+      break;
+    case "ToolCallStarted":
+      changes.push({
+        kind: "call_started",
+        callId: event.callId,
+        name: event.name,
+        publicName: event.publicName ?? null,
+        owner: event.owner ?? null,
+      });
+      break;
+    case "ToolCallFinished": {
+      const record = after.calls.recent.at(-1);
+      changes.push({
+        kind: "call_finished",
+        callId: event.callId,
+        name: record?.callId === event.callId ? (record.publicName ?? record.name) : "",
+        outcome: event.outcome,
+        reason: event.reason ?? null,
+        durationMs: event.durationMs,
+        error: event.error ?? null,
+      });
+      break;
+    }
+    default:
+      break;
   }
   if (event.type === "EnableToolsRequested") {
     changes.push({ kind: "enable_requested", callId: event.callId, names: [...event.names] });

@@ -192,9 +192,12 @@ describe("C3/C5 conversation lifecycle", () => {
     const last = steps.at(-1)!;
     expect(last.stored.event.type).toBe("ConversationResumed");
     expect(modelView(last.state).tools.map((t) => t.name)).toEqual(["slack__post"]);
-    // Registry B's history before the resume is folded, not shown out of global order.
-    const positions = steps.map((s) => s.stored.globalPosition);
-    expect(positions).toEqual([...positions].sort((x, y) => x - y));
+    // Registry B's history before the resume is folded as catch-up steps right before the resume.
+    const shown = steps.filter((s) => !s.catchUp).map((s) => s.stored.globalPosition);
+    expect(shown).toEqual([...shown].sort((x, y) => x - y));
+    expect(steps.filter((s) => s.catchUp).map((s) => s.stored.streamId)).toEqual(
+      registryB.map(() => "host-b"),
+    );
   });
 
   it("withRegistry takes the registry part from the host and the conversation part from the conversation", () => {

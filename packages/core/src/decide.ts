@@ -62,8 +62,10 @@ export type Command = Timed &
     | {
         type: "FinishCall";
         callId: string;
-        outcome: Exclude<CallOutcome, "refused">;
+        outcome: CallOutcome;
         durationMs: number;
+        /** The refusal code when the host refuses a call the registry allowed (bad arguments). */
+        reason?: string;
         error?: string;
         result?: unknown;
       }
@@ -233,7 +235,7 @@ export function decide(state: State, command: Command): Decision {
           callId: command.callId,
           outcome: command.outcome,
           durationMs: command.durationMs,
-          reason: null,
+          reason: command.reason ?? null,
           error: command.error ?? null,
           ...(command.result === undefined ? {} : { result: command.result }),
         },

@@ -9,6 +9,12 @@ export interface FoldStep {
   state: State;
   /** Which stream the event came from. */
   source: "conversation" | "registry";
+  /**
+   * True for a registry event folded when a resume switched to another registry stream: it
+   * is earlier in global order than the step before it (the conversation saw its effect only
+   * from the resume on).
+   */
+  catchUp?: boolean;
 }
 
 /** The registry stream a conversation stream observes, read from its first event; null for a legacy session. */
@@ -23,7 +29,8 @@ export function registryStreamOf(firstEvent: StoredEvent | undefined): string | 
  * by its latest `ConversationStarted` / `ConversationResumed`), composed with `withRegistry`.
  * Registry events before the conversation started are steps too (what its model saw was
  * built by them); a resume on another host's registry stream folds that stream up to the
- * resume without steps, so the order stays global. After `ConversationClosed` the fold
+ * resume as `catchUp` steps, whose states the conversation never showed (they are out of
+ * global order, right before the resume step). After `ConversationClosed` the fold
  * stops. A stream that does not start with `ConversationStarted` (a legacy session, or a
  * registry stream) is folded alone.
  */
@@ -40,6 +47,18 @@ export function* foldConversation(
     }
     return own;
   }
+  // Composed once per change, so a step that changed nothing keeps the same state object (E2).
+  let composed: State | null = null;
+  let composedOwn: State | null = null;
+  let composedRegistry: State | null = null;
+  const compose = (o: State, r: State): State => {
+    if (composed === null || o !== composedOwn || r !== composedRegistry) {
+      composed = withRegistry(o, r);
+      composedOwn = o;
+      composedRegistry = r;
+    }
+    return composed;
+  };
   let registryId: string | null = null;
   let registry = initialState(options);
   let events: readonly StoredEvent[] = [];
@@ -49,34 +68,37 @@ export function* foldConversation(
     const e = stored.event;
     const opens = e.type === "ConversationStarted" || e.type === "ConversationResumed";
     if (opens && e.registryStream !== registryId) {
-      const first = registryId === null;
+      const catchUp = registryId !== null;
       registryId = e.registryStream;
       registry = initialState(options);
       events = registries.get(registryId) ?? [];
       next = 0;
-      // The first registry's history is shown; a later switch only catches up silently.
       for (; next < events.length && events[next]!.globalPosition < stored.globalPosition; next++) {
         registry = evolve(registry, events[next]!.event);
-        if (first)
-          yield { stored: events[next]!, state: withRegistry(own, registry), source: "registry" };
+        yield {
+          stored: events[next]!,
+          state: compose(own, registry),
+          source: "registry",
+          ...(catchUp ? { catchUp: true } : {}),
+        };
       }
     } else {
       for (; next < events.length && events[next]!.globalPosition < stored.globalPosition; next++) {
         registry = evolve(registry, events[next]!.event);
-        yield { stored: events[next]!, state: withRegistry(own, registry), source: "registry" };
+        yield { stored: events[next]!, state: compose(own, registry), source: "registry" };
       }
     }
     own = evolve(own, e);
     closed = e.type === "ConversationClosed";
-    yield { stored, state: withRegistry(own, registry), source: "conversation" };
+    yield { stored, state: compose(own, registry), source: "conversation" };
   }
   if (!closed) {
     for (; next < events.length; next++) {
       registry = evolve(registry, events[next]!.event);
-      yield { stored: events[next]!, state: withRegistry(own, registry), source: "registry" };
+      yield { stored: events[next]!, state: compose(own, registry), source: "registry" };
     }
   }
-  return withRegistry(own, registry);
+  return compose(own, registry);
 }
 
 /** Every event of a stream, read in pages. */

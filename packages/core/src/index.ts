@@ -9,6 +9,7 @@ export {
   type EndedBy,
   type OrphanResponse,
 } from "./auditEnables.js";
+export { toolCallStats } from "./callStats.js";
 export { type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,

@@ -1,23 +1,24 @@
 import { fileURLToPath } from "node:url";
 import {
+  type Conversation,
   ExtensionConnection,
   exampleServers,
   fetchTools,
   type HttpGateway,
-  openSession,
+  openHost,
   serveGatewayHttp,
   type ToolCallResult,
-  type ToolledgerSession,
+  type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
+import { appendToConversation } from "../appendToConversation.js";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
-import { formatStep } from "../formatStep.js";
+import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
-import { newSessionId } from "../newIds.js";
 import { openStore } from "../openStore.js";
 import { createOutput, type Output } from "../output.js";
 import { readSession } from "../readSession.js";
@@ -58,27 +59,26 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
   }
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const store = openStore(location, "write");
-  const sessionId = newSessionId(deps.now());
-  let session: ToolledgerSession | undefined;
+  let sessionId = "";
+  let host: ToolledgerHost | undefined;
   let gateway: HttpGateway | undefined;
   let client: ExtensionConnection | undefined;
   const script: ScriptStep[] = [];
   const started = Date.now();
   try {
     say(`${o.out.bold("toolledger demo")}: a scripted session through the gateway\n`);
-    session = await openSession({
+    host = await openHost({
       store,
-      streamId: sessionId,
       now: deps.now,
       connectTimeoutMs: TIMEOUT_MS,
       callTimeoutMs: TIMEOUT_MS,
+      toolledgerVersion: deps.version,
     });
-    const s = session;
-    s.errors$.subscribe((error) =>
+    const h = host;
+    h.errors$.subscribe((error) =>
       o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
     );
-    await s.configureDeferral("lookup", []);
-    const added = await s.addExtensions(servers);
+    const added = await h.addExtensions(servers);
     const failed = added.filter((r) => r.error);
     if (failed.length > 0) {
       throw new CliError("serverFailure", failed.map((r) => r.error!.message).join("\n"), {
@@ -86,16 +86,21 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       });
     }
     const counts = servers.map(
-      (c) => `${c.name} (${listTools(s.state, { extension: c.name }).length} tools)`,
+      (c) => `${c.name} (${listTools(h.state, { extension: c.name }).length} tools)`,
     );
     say(
       `  ${o.out.green("✓")} started ${servers.length} example MCP servers as processes: ${counts.join(", ")}`,
     );
-    gateway = await serveGatewayHttp(s, {
+    let opened: Conversation | undefined;
+    gateway = await serveGatewayHttp(h, {
       name: "toolledger",
       version: deps.version,
       host: "127.0.0.1",
       port: 0,
+      conversation: { deferral: { mode: "lookup" } },
+      onConversation: (change) => {
+        if (change.type === "opened") opened = change.conversation;
+      },
     });
     say(
       `  ${o.out.green("✓")} gateway at ${gateway.url.href}, deferral lookup; the demo talks to it as an MCP client\n`,
@@ -108,6 +113,13 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       },
     );
     const c = client;
+    // The gateway opened this client's conversation when it initialized (C2).
+    await fetchTools(c, { requestTimeoutMs: TIMEOUT_MS, maxPages: 1 });
+    if (!opened)
+      throw new CliError("internal", "the gateway opened no conversation for the demo client");
+    const s = opened;
+    sessionId = s.id;
+    say(`  ${o.out.green("✓")} conversation ${s.id} opened for the demo client (C2)\n`);
     const record = (step: string, outcome: ScriptStep["outcome"], detail: string) => {
       script.push({ step, outcome, detail });
       const mark =
@@ -164,9 +176,11 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       { names: ["calculator__calculate", "calculator__evaluate"] },
       'enable_tools ["calculator__calculate", "calculator__evaluate"]: one name is wrong, so nothing is enabled',
     );
-    await s.compact();
+    // Compaction and /clear come from outside, as `toolledger compact|clear <conversation>` (C3).
+    await appendToConversation(store, s.id, { type: "Compact" }, deps.now);
+    await s.catchUp();
     record(
-      "compaction (D7)",
+      `compaction, appended as \`toolledger compact ${s.id}\` would (D7, C3)`,
       "ok",
       `the Compacted event carries the enabled set: ${s.state.enabled.join(", ") || "none"}`,
     );
@@ -175,9 +189,10 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       { text: "eggs" },
       "tools/call notes__search_notes after compaction: still enabled",
     );
-    await s.clear();
+    await appendToConversation(store, s.id, { type: "Clear" }, deps.now);
+    await s.catchUp();
     record(
-      "/clear (D8)",
+      `/clear, appended as \`toolledger clear ${s.id}\` would (D8, C3)`,
       "ok",
       `enabled set emptied; the registry is untouched (${listTools(s.state).length} tools)`,
     );
@@ -196,11 +211,11 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       { expression: "(2 + 3) * 4.5" },
       "tools/call calculator__calculate, through to the calculator server",
     );
-    await s.settled();
+    await h.settled();
   } finally {
     await client?.close();
-    await gateway?.close();
-    await session?.close();
+    await gateway?.close("demo finished");
+    await host?.close();
   }
 
   try {
@@ -210,7 +225,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     const db = shellQuote(location.path);
     const next = [
       `toolledger replay ${sessionId} --db ${db}`,
-      `toolledger replay ${sessionId} --to ${Math.min(entries.length, 12)} --db ${db}`,
+      `toolledger replay ${sessionId} --to ${Math.min(entries.at(-1)?.position ?? 0, 12)} --db ${db}`,
       `toolledger audit --session ${sessionId} --db ${db}`,
       `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
       `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
@@ -230,7 +245,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     say(
       `\n${o.out.bold("Replay")} of session ${sessionId} (${entries.length} events, stored in ${location.path})`,
     );
-    const width = String(entries.length).length;
+    const width = stepWidth(entries);
     for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
     say(`\n${o.out.bold("Audit")} of enable_tools requests`);
     say(formatAuditRows(audit.requests, o));

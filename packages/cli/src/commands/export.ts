@@ -24,10 +24,14 @@ export async function exportCommand(args: readonly string[], deps: Deps): Promis
   let count = 0;
   try {
     for (const e of await readSession(store, session)) {
+      // A conversation exports with the registry events it observed, each under its own stream (C1).
+      const stream = e.streamId ?? session;
+      const position = e.streamPosition ?? e.position;
       const line: ExportLine = {
-        session,
-        position: e.position,
-        eventId: e.eventId ?? `${session}-${e.position}`,
+        session: stream,
+        position,
+        ...(e.globalPosition === undefined ? {} : { globalPosition: e.globalPosition }),
+        eventId: e.eventId ?? `${stream}-${position}`,
         recordedAt: e.recordedAt ?? "",
         metadata: e.metadata ?? {},
         event: e.event,

@@ -9,7 +9,7 @@ import {
 } from "../commandSpec.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
-import { formatStep } from "../formatStep.js";
+import { formatStep, stepWidth } from "../formatStep.js";
 import { loadLog } from "../loadLog.js";
 import { createOutput } from "../output.js";
 import { replaySteps } from "../replaySteps.js";
@@ -37,7 +37,7 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     );
   }
   const progress = deps.stderr.isTTY && log.entries.length >= PROGRESS_MIN;
-  const width = String(last).length;
+  const width = stepWidth(log.entries);
   let state: State = initialState();
   let n = 0;
   for (const { step, state: next } of replaySteps(log.entries)) {

@@ -1,5 +1,11 @@
 import type { Readable, Writable } from "node:stream";
-import { type Gateway, serveGatewayHttp, serveGatewayStdio } from "@toolledger/adapters-mcp";
+import {
+  type Conversation,
+  type Gateway,
+  serveGatewayHttp,
+  serveGatewayStdio,
+} from "@toolledger/adapters-mcp";
+import { usageError } from "../cliError.js";
 import {
   booleanOption,
   integerOption,
@@ -11,10 +17,10 @@ import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
-import { newSessionId } from "../newIds.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
-import { startSession } from "../startSession.js";
+import { shellQuote } from "../shellQuote.js";
+import { type StartedHost, startHost } from "../startSession.js";
 import { serveSpec } from "./serveSpec.js";
 
 export async function serveCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -35,32 +41,58 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     "serve",
   );
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
+  const resume = stringOption(parsed, "conversation") ?? stringOption(parsed, "session");
+  if (resume !== undefined && port !== undefined) {
+    throw usageError(
+      "serve: --conversation resumes one conversation over stdio; over HTTP every client session is a new conversation",
+      "serve",
+    );
+  }
+  const recordPayloads = booleanOption(parsed, "record-payloads");
   const store = openStore(location, "write");
-  const streamId = stringOption(parsed, "session") ?? newSessionId(deps.now());
   let gateway: Gateway | undefined;
-  let started: Awaited<ReturnType<typeof startSession>> | undefined;
+  let started: StartedHost | undefined;
   try {
-    started = await startSession(config, deferral, o, { store, streamId, now: deps.now });
-    const { session } = started;
-    const tools = session.listTools().length;
-    const connected = session.extensions().filter((e) => e.status === "connected").length;
-    const summary = `${tools} tool(s) from ${connected} server(s), deferral ${deferral.mode}; session ${streamId} in ${location.path}`;
+    started = await startHost(config, o, { store, now: deps.now, version: deps.version });
+    const { host } = started;
+    const tools = host.listTools().length;
+    const connected = host.extensions().filter((e) => e.status === "connected").length;
+    const summary = `${tools} tool(s) from ${connected} server(s), deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+    const conversation = {
+      deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
+      ...(recordPayloads ? { recordPayloads: true } : {}),
+    };
+    const seen: string[] = [];
+    const onConversation = (change: { type: "opened" | "closed"; conversation: Conversation }) => {
+      const c = change.conversation;
+      if (change.type === "opened") {
+        seen.push(c.id);
+        const client = c.state.conversation?.client;
+        o.note(
+          `toolledger: conversation ${c.id} opened${client ? ` for ${client.name} ${client.version}` : ""}`,
+        );
+      } else o.note(`toolledger: conversation ${c.id} closed`);
+    };
     const stopped = waitForStop(deps, port === undefined ? deps.stdio.input : undefined);
     if (port === undefined) {
-      gateway = await serveGatewayStdio(session, {
+      gateway = await serveGatewayStdio(host, {
         name: "toolledger",
         version: deps.version,
         stdin: deps.stdio.input as Readable,
         stdout: deps.stdio.output as Writable,
+        conversation: { ...conversation, ...(resume !== undefined ? { id: resume } : {}) },
+        onConversation,
         onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
       });
       o.note(`toolledger: serving ${summary} over stdio`);
     } else {
-      const http = await serveGatewayHttp(session, {
+      const http = await serveGatewayHttp(host, {
         name: "toolledger",
         version: deps.version,
         host: "127.0.0.1",
         port,
+        conversation,
+        onConversation,
         onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
       });
       gateway = http;
@@ -68,13 +100,18 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       o.note(`toolledger: serving ${summary} at ${http.url.href}`);
     }
     const reason = await stopped;
+    const db = shellQuote(location.path);
     o.note(
-      `toolledger: stopping (${reason}); replay with \`toolledger replay ${streamId} --db ${location.path}\``,
+      `toolledger: stopping (${reason}); ${
+        seen.length === 1
+          ? `replay with \`toolledger replay ${seen[0]} --db ${db}\``
+          : `${seen.length} conversation(s); list them with \`toolledger sessions --db ${db}\``
+      }`,
     );
     return reason === "input closed" ? EXIT.ok : EXIT.interrupted;
   } finally {
-    await gateway?.close();
-    await started?.session.close();
+    await gateway?.close(deps.signal.aborted ? "gateway interrupted" : "client disconnected");
+    await started?.host.close();
     await store.close();
   }
 }

@@ -5,7 +5,7 @@ export const serveSpec: CommandSpec = {
   summary:
     "Run the gateway: one MCP server that aggregates the configured servers, recording the session.",
   description:
-    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nEvery event of the session is stored in the database; messages go to stderr, never to the MCP stream.",
+    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nThe registry (servers, tools, list changes) is recorded once per run; each client session is its own\nconversation (its enabled tools, calls and client), so clients never share enabled tools. `toolledger clear\n<conversation>` and `toolledger compact <conversation>` reach a conversation while it is served.\nMessages go to stderr, never to the MCP stream.",
   positionals: [],
   options: [
     CONFIG_OPTION,
@@ -17,12 +17,24 @@ export const serveSpec: CommandSpec = {
       description: "serve streamable HTTP on 127.0.0.1:<port> instead of stdio",
     },
     {
+      name: "conversation",
+      type: "string",
+      value: "<id>",
+      description:
+        "stdio only: record the client's conversation under this id (an existing conversation is resumed; default: a new id)",
+    },
+    {
       name: "session",
       type: "string",
       short: "s",
       value: "<id>",
+      description: "the first release's name of --conversation",
+    },
+    {
+      name: "record-payloads",
+      type: "boolean",
       description:
-        "record under this session id (an existing session is resumed; default: a new id)",
+        "record tool call arguments and results (truncated to 4 KiB, config secrets redacted, credential-looking keys masked); off by default",
     },
     DB_OPTION,
   ],

@@ -1,3 +1,5 @@
+import { type EventStore, evolve, initialState, readWholeStream } from "@toolledger/core";
+import type { SessionSummary } from "@toolledger/store-sqlite";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
@@ -6,6 +8,26 @@ import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
 import { createOutput, shortTime } from "../output.js";
 import { sessionsSpec } from "./sessionsSpec.js";
+
+/** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
+export interface SessionRow {
+  session: string;
+  kind: "conversation" | "registry" | "legacy";
+  events: number;
+  firstRecordedAt: string;
+  lastRecordedAt: string;
+  /** C5: `name version` of the client (conversations). */
+  client: string | null;
+  transport: string | null;
+  /** The machine it ran on (conversations and registry streams). */
+  host: string | null;
+  /** The registry stream a conversation observes. */
+  registry: string | null;
+  /** open or closed (conversations). */
+  status: "open" | "closed" | null;
+  calls: number | null;
+  enabled: number | null;
+}
 
 export async function sessionsCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(sessionsSpec, args);
@@ -17,35 +39,95 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const store = openStore(location, "read");
   try {
-    const sessions = await store.listSessions();
+    const all = booleanOption(parsed, "all");
+    const rows: SessionRow[] = [];
+    for (const s of await store.listSessions()) {
+      const row = await describe(store, s);
+      if (all || row.kind !== "registry") rows.push(row);
+    }
     if (booleanOption(parsed, "json")) {
-      o.json(
-        sessions.map((s) => ({
-          session: s.sessionId,
-          events: s.eventCount,
-          firstRecordedAt: s.firstRecordedAt,
-          lastRecordedAt: s.lastRecordedAt,
-        })),
-      );
+      o.json(rows);
       return EXIT.ok;
     }
-    if (sessions.length === 0) {
+    if (rows.length === 0) {
       o.note(`no sessions in ${location.path}; run \`toolledger demo\` to record one`);
       return EXIT.ok;
     }
     o.data(
       formatTable(
-        sessions.map((s) => [
-          s.sessionId,
-          String(s.eventCount),
-          shortTime(s.firstRecordedAt),
-          shortTime(s.lastRecordedAt),
+        rows.map((r) => [
+          r.session,
+          r.client ??
+            (r.kind === "registry" ? "(registry)" : r.kind === "legacy" ? "(0.1 session)" : "-"),
+          r.host ?? "-",
+          shortTime(r.firstRecordedAt),
+          r.status === "open" ? o.out.green("open") : shortTime(r.lastRecordedAt),
+          r.calls === null ? "-" : String(r.calls),
+          r.enabled === null ? "-" : String(r.enabled),
+          String(r.events),
         ]),
-        { header: ["SESSION", "EVENTS", "FIRST", "LAST"], right: [1], styleHeader: o.out.bold },
+        {
+          header: ["SESSION", "CLIENT", "HOST", "STARTED", "ENDED", "CALLS", "ENABLED", "EVENTS"],
+          right: [5, 6, 7],
+          styleHeader: o.out.bold,
+        },
       ),
     );
     return EXIT.ok;
   } finally {
     await store.close();
   }
+}
+
+/** Reads what a stream is from its own events (a conversation's are folded without its registry). */
+async function describe(store: EventStore, s: SessionSummary): Promise<SessionRow> {
+  const base = {
+    session: s.sessionId,
+    events: s.eventCount,
+    firstRecordedAt: s.firstRecordedAt,
+    lastRecordedAt: s.lastRecordedAt,
+  };
+  const [first] = await store.readStream(s.sessionId, { maxCount: 1 });
+  const e = first?.event;
+  if (e?.type === "HostStarted") {
+    return {
+      ...base,
+      kind: "registry",
+      client: null,
+      transport: null,
+      host: e.hostname,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: null,
+    };
+  }
+  let state = initialState();
+  for (const stored of await readWholeStream(store, s.sessionId))
+    state = evolve(state, stored.event);
+  const c = state.conversation;
+  if (e?.type !== "ConversationStarted" || c === null) {
+    return {
+      ...base,
+      kind: "legacy",
+      client: null,
+      transport: null,
+      host: null,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: state.enabled.length,
+    };
+  }
+  return {
+    ...base,
+    kind: "conversation",
+    client: c.client ? `${c.client.name} ${c.client.version}` : null,
+    transport: c.transport,
+    host: c.hostname,
+    registry: c.registryStream,
+    status: c.status,
+    calls: state.calls.started,
+    enabled: state.enabled.length,
+  };
 }

@@ -1,0 +1,550 @@
+import { randomUUID } from "node:crypto";
+import { hostname as machineName } from "node:os";
+import {
+  type Command,
+  type Diagnostic,
+  diagnostics,
+  type EventStore,
+  InMemoryEventStore,
+  initialState,
+  type ListToolsOptions,
+  listTools,
+  nameToKey,
+  REGISTRY_EVENT_TYPES,
+  type RegisteredTool,
+  type State,
+  type StateOptions,
+  staleExtensions,
+  type ToolledgerEvent,
+} from "@toolledger/core";
+import type { Observable } from "rxjs";
+import { Subject } from "rxjs";
+import { AdapterError, asAdapterError } from "./adapterError.js";
+import { configFingerprint, type ExtensionConfig } from "./extensionConfig.js";
+import { ExtensionConnection, type ToolCallResult } from "./extensionConnection.js";
+import { fetchTools } from "./fetchTools.js";
+import { type SessionEvent, StreamWriter } from "./streamWriter.js";
+
+export interface HostOptions {
+  /** The event log. Default: a fresh in-memory store. */
+  store?: EventStore;
+  /** The registry stream. Default `host-<time>-<random>`; an existing registry stream is resumed. */
+  registryStreamId?: string;
+  /** Recorded in HostStarted (C1). Default: this machine's host name. */
+  hostname?: string;
+  /** Recorded in HostStarted. */
+  toolledgerVersion?: string;
+  /** Timeout of each tools/list page and of liveness pings. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Default timeout of a tool call. Default 60 s. */
+  callTimeoutMs?: number;
+  /** Timeout of starting a server and its handshake. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Page limit per tools/list fetch. Default 100. */
+  maxPages?: number;
+  /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
+  refetchDebounceMs?: number;
+  /** Stamps `at` on every event (E2: times come from the appender). */
+  now?: () => Date;
+  state?: StateOptions;
+}
+
+export type ConnectionStatus = "connected" | "disconnected";
+
+export interface ExtensionStatus {
+  key: string;
+  name: string;
+  status: ConnectionStatus;
+  /** Why it is disconnected (a crash, a hang, a failed start), or null. */
+  reason: string | null;
+}
+
+export interface AddResult {
+  name: string;
+  key: string;
+  ok: boolean;
+  /** START_FAILED with the command (or URL) and the stderr tail, when `ok` is false. */
+  error?: AdapterError;
+}
+
+/** How a host reaches an extension's server for one call. */
+export interface UpstreamCallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+interface Entry {
+  config: ExtensionConfig;
+  connection: ExtensionConnection | null;
+  reason: string | null;
+}
+
+/** A new registry stream id: sortable by start time, unique across hosts. */
+export function newRegistryStreamId(now: Date = new Date()): string {
+  return `host-${compactTime(now)}-${randomUUID().slice(0, 8)}`;
+}
+
+/** `20261130-162107`: a stream id's time part (UTC). */
+export function compactTime(now: Date): string {
+  const iso = now.toISOString();
+  return `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}`;
+}
+
+/**
+ * A host (C1): it owns the registry stream and the live connections to the extensions' MCP
+ * servers, and folds the registry from its stream. Conversations are opened on it
+ * (`openConversation` in conversation.ts) and read its registry; they never touch its
+ * connections except through `callUpstream`.
+ */
+export class ToolledgerHost {
+  readonly store: EventStore;
+  /** The registry stream (C1). */
+  readonly streamId: string;
+  /** Every event this host appends to its registry stream, once it is stored. */
+  readonly events$: Observable<SessionEvent>;
+  /** The registry state, folded from the registry stream; replays the current value. */
+  readonly state$: Observable<State>;
+  /** Failures in background work (list_changed handling, refetches, crash reports). */
+  readonly errors$: Observable<AdapterError>;
+  /** The machine's name as recorded in HostStarted. */
+  readonly hostname: string;
+  readonly options: Readonly<{
+    requestTimeoutMs: number;
+    callTimeoutMs: number;
+    connectTimeoutMs: number;
+    maxPages: number;
+    refetchDebounceMs: number;
+    now: () => Date;
+    state: StateOptions;
+  }>;
+
+  readonly #writer: StreamWriter;
+  readonly #errors = new Subject<AdapterError>();
+  readonly #entries = new Map<string, Entry>();
+  #refreshTimer: NodeJS.Timeout | undefined;
+  #refreshing: Promise<void> | null = null;
+  #refreshAgain = false;
+  #background = new Set<Promise<unknown>>();
+  #closed = false;
+
+  private constructor(writer: StreamWriter, options: HostOptions) {
+    this.#writer = writer;
+    this.store = writer.store;
+    this.streamId = writer.streamId;
+    this.hostname = options.hostname ?? machineName();
+    this.options = {
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      callTimeoutMs: options.callTimeoutMs ?? 60_000,
+      connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+      maxPages: options.maxPages ?? 100,
+      refetchDebounceMs: options.refetchDebounceMs ?? 25,
+      now: options.now ?? (() => new Date()),
+      state: options.state ?? {},
+    };
+    this.events$ = writer.events$;
+    this.state$ = writer.state$;
+    this.errors$ = this.#errors.asObservable();
+  }
+
+  /**
+   * Opens a host on `store`: resumes `registryStreamId` when it already holds events (a
+   * legacy single-stream session is refused: it holds a conversation too) and records the
+   * run with HostStarted.
+   */
+  static async open(options: HostOptions = {}): Promise<ToolledgerHost> {
+    const store = options.store ?? new InMemoryEventStore();
+    const now = options.now ?? (() => new Date());
+    const streamId = options.registryStreamId ?? newRegistryStreamId(now());
+    const loaded = await StreamWriter.load(store, streamId, initialState(options.state));
+    const foreign = loaded.events.find((e) => !isRegistryEvent(e));
+    if (foreign) {
+      throw new AdapterError(
+        "COMMAND_REJECTED",
+        `stream ${streamId} is not a registry stream (it holds ${foreign.type}); give a new or a host-… stream id`,
+      );
+    }
+    const writer = new StreamWriter(store, streamId, loaded.state, loaded.version, { now });
+    const host = new ToolledgerHost(writer, options);
+    await writer.execute(() => ({
+      type: "StartHost",
+      hostname: host.hostname,
+      pid: process.pid,
+      ...(options.toolledgerVersion ? { toolledgerVersion: options.toolledgerVersion } : {}),
+    }));
+    return host;
+  }
+
+  /** The registry state (the latest value of `state$`). */
+  get state(): State {
+    return this.#writer.state;
+  }
+
+  /** The registry stream's version (its last position). */
+  get version(): number {
+    return this.#writer.version;
+  }
+
+  /** True once `close` started. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Every secret value of the extension configs (env and header values), for redaction. */
+  secrets(): string[] {
+    const out: string[] = [];
+    for (const { config } of this.#entries.values()) {
+      const record = config.type === "stdio" ? config.env : config.headers;
+      for (const value of Object.values(record ?? {})) if (value) out.push(value);
+    }
+    return out;
+  }
+
+  // ---- extensions ---------------------------------------------------------------------
+
+  /**
+   * Connects one extension: appends ExtensionAdded (R6), starts or reaches its server and
+   * fetches until no connected extension is stale. A server that does not start is
+   * recorded (ToolsFetchFailed, so it shows in the diagnostics), stays reconnectable, and
+   * the START_FAILED error is thrown.
+   */
+  async addExtension(config: ExtensionConfig): Promise<void> {
+    const [result] = await this.addExtensions([config]);
+    if (result?.error) throw result.error;
+  }
+
+  /**
+   * Connects several extensions: every ExtensionAdded first (the version is global, so
+   * fetching in between would only go stale), then the connections in parallel, then one
+   * fetch round. Failures to start are returned, not thrown.
+   */
+  async addExtensions(configs: readonly ExtensionConfig[]): Promise<AddResult[]> {
+    this.#open();
+    const keys: (string | null)[] = [];
+    for (const config of configs) {
+      const key = nameToKey(config.name);
+      const previous = this.#entries.get(key);
+      const events = await this.#execute(() => ({
+        type: "AddExtension",
+        name: config.name,
+        kind: config.kind ?? config.type,
+        exposeUnprefixed: config.exposeUnprefixed ?? false,
+        hidden: config.hidden ?? false,
+        availableTools: config.availableTools ?? [],
+        configFingerprint: configFingerprint(config),
+      }));
+      // R6: an identical config that is already connected is a no-op.
+      if (events.length === 0 && previous && this.#live(key)) {
+        keys.push(null);
+        continue;
+      }
+      if (previous) await this.#retire(previous);
+      this.#entries.set(key, { config, connection: null, reason: "connecting" });
+      keys.push(key);
+    }
+    const results = await Promise.all(
+      configs.map(async (config, i): Promise<AddResult> => {
+        const key = keys[i] ?? null;
+        if (key === null) return { name: config.name, key: nameToKey(config.name), ok: true };
+        try {
+          await this.#connect(key);
+          return { name: config.name, key, ok: true };
+        } catch (error) {
+          return { name: config.name, key, ok: false, error: asAdapterError(error) };
+        }
+      }),
+    );
+    // A resumed log may hold a fetch at the current version from an earlier run: fetch the
+    // new connections regardless, then whatever is stale.
+    const stale = new Set(staleExtensions(this.state));
+    await Promise.all(
+      results
+        .filter((r, i) => r.ok && keys[i] !== null && !stale.has(r.key))
+        .map((r) => this.#fetchOne(r.key)),
+    );
+    await this.refresh();
+    return results;
+  }
+
+  /** R7: disconnects the extension and removes it and its tools. */
+  async removeExtension(name: string): Promise<void> {
+    this.#open();
+    const key = nameToKey(name);
+    const entry = this.#entries.get(key);
+    this.#entries.delete(key);
+    if (entry) await this.#retire(entry);
+    await this.#execute(() => ({ type: "RemoveExtension", extension: key }));
+    await this.refresh();
+  }
+
+  /** Connects a crashed, hung or failed extension again and fetches its tools. */
+  async reconnect(name: string): Promise<void> {
+    this.#open();
+    const key = nameToKey(name);
+    const entry = this.#entries.get(key);
+    if (!entry) {
+      throw new AdapterError(
+        "COMMAND_REJECTED",
+        `no extension ${JSON.stringify(name)} in this host; known: ${[...this.#entries.keys()].join(", ") || "none"}`,
+      );
+    }
+    await this.#retire(entry);
+    await this.#connect(key);
+    // Its latest fetch may be at the current version (a recorded crash), so fetch regardless.
+    await this.#fetchOne(key);
+    await this.refresh();
+  }
+
+  /** Connection status of every extension this host connected. */
+  extensions(): ExtensionStatus[] {
+    return [...this.#entries].map(([key, e]) => ({
+      key,
+      name: e.config.name,
+      status: e.connection && !e.connection.closed ? "connected" : "disconnected",
+      reason: e.connection && !e.connection.closed ? null : e.reason,
+    }));
+  }
+
+  // ---- fetching -----------------------------------------------------------------------
+
+  /**
+   * R11: fetches every stale connected extension, again and again while fetches went stale
+   * (a list change raced them), up to a bound so a server that changes on every list cannot
+   * spin the host. Concurrent callers share one run.
+   */
+  refresh(): Promise<void> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return this.#refreshing;
+    }
+    const run = (async () => {
+      try {
+        for (let round = 0; round < 10; round++) {
+          this.#refreshAgain = false;
+          const stale = staleExtensions(this.state).filter((key) => this.#live(key));
+          if (stale.length === 0 && !this.#refreshAgain) break;
+          await Promise.all(stale.map((key) => this.#fetchOne(key)));
+        }
+      } finally {
+        this.#refreshing = null;
+      }
+    })();
+    this.#refreshing = run;
+    return run;
+  }
+
+  /** Resolves once pending list_changed work and refetches are done. */
+  async settled(): Promise<void> {
+    while (this.#refreshTimer !== undefined || this.#refreshing || this.#background.size > 0) {
+      if (this.#refreshTimer !== undefined)
+        await new Promise((r) => setTimeout(r, this.options.refetchDebounceMs));
+      await Promise.allSettled([this.#refreshing, ...this.#background]);
+    }
+  }
+
+  async #fetchOne(key: string): Promise<void> {
+    const entry = this.#entries.get(key);
+    const connection = entry?.connection;
+    if (!connection || connection.closed) return;
+    const startedAtVersion = this.state.version;
+    let command: Command;
+    try {
+      const { tools } = await fetchTools(connection, {
+        requestTimeoutMs: this.options.requestTimeoutMs,
+        maxPages: this.options.maxPages,
+      });
+      command = { type: "RecordFetch", extension: key, startedAtVersion, tools };
+    } catch (error) {
+      const e = asAdapterError(error);
+      if (e.code === "SESSION_CLOSED") return;
+      command = { type: "RecordFetchFailure", extension: key, startedAtVersion, error: e.message };
+    }
+    // The extension may have been removed or replaced while the fetch ran.
+    if (this.#entries.get(key)?.connection !== connection) return;
+    await this.#execute(() => command);
+  }
+
+  // ---- queries ------------------------------------------------------------------------
+
+  /** R12: the registry's tools (visible ones unless `includeHidden`). */
+  listTools(options: ListToolsOptions = {}): RegisteredTool[] {
+    return listTools(this.state, options);
+  }
+
+  /** E3: collisions, failed fetches (crashes, hangs, guards), rejected tools, stale fetches. */
+  diagnostics(): Diagnostic[] {
+    return diagnostics(this.state);
+  }
+
+  // ---- calls --------------------------------------------------------------------------
+
+  /**
+   * Calls `rawName` on the server of extension `key` (resolution and refusals are the
+   * conversation's). A missing or lost connection throws EXTENSION_UNAVAILABLE; timeouts,
+   * cancellation and lost connections throw AdapterError. A call that times out or fails in
+   * transport triggers a liveness ping, and a server that misses it too is recorded as hung
+   * and disconnected.
+   */
+  async callUpstream(
+    key: string,
+    rawName: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions = {},
+  ): Promise<ToolCallResult> {
+    this.#open();
+    const entry = this.#entries.get(key);
+    const connection = entry?.connection;
+    if (!connection || connection.closed) {
+      throw new AdapterError(
+        "EXTENSION_UNAVAILABLE",
+        `extension ${JSON.stringify(key)} is not connected${entry?.reason ? ` (${entry.reason})` : ""}; reconnect it`,
+      );
+    }
+    try {
+      return await connection.callTool(rawName, args, {
+        timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      const e = asAdapterError(error);
+      if (e.code === "REQUEST_TIMEOUT" || (e.code === "PROTOCOL_ERROR" && !e.serverAnswered)) {
+        this.#track(this.#probe(connection, e));
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * After a call that timed out or failed in transport: a server that cannot answer a
+   * ping either is hung or gone (an HTTP server reports no close); record and drop it.
+   */
+  async #probe(connection: ExtensionConnection, cause: AdapterError): Promise<void> {
+    try {
+      await connection.ping(this.options.requestTimeoutMs);
+    } catch (error) {
+      // A stdio server that exited is reported by the loss handler.
+      if (connection.closed) return;
+      const e = asAdapterError(error);
+      const reason =
+        e.code === "REQUEST_TIMEOUT"
+          ? `the server stopped responding (${cause.message}; then a ping got no answer within ${this.options.requestTimeoutMs} ms); it was stopped, reconnect it`
+          : `the server is unreachable (${cause.message}; then the ping failed: ${e.message}); reconnect it`;
+      await connection.abandon(reason);
+    }
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------
+
+  /** Disconnects every extension. The store stays open (it belongs to the caller). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
+    await Promise.allSettled([...this.#entries.values()].map((e) => this.#retire(e)));
+    await Promise.allSettled([this.#refreshing, ...this.#background]);
+    await this.#writer.finish();
+    this.#errors.complete();
+  }
+
+  // ---- internals ----------------------------------------------------------------------
+
+  async #connect(key: string): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (!entry) throw new AdapterError("COMMAND_REJECTED", `extension ${key} is not in this host`);
+    let connection: ExtensionConnection;
+    try {
+      connection = await ExtensionConnection.connect(entry.config, {
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        onListChanged: () => this.#onListChanged(key, connection),
+        onLost: (reason) => this.#onLost(key, connection, reason),
+      });
+    } catch (error) {
+      const e = asAdapterError(error);
+      entry.reason = e.message;
+      await this.#execute((state) => ({
+        type: "RecordFetchFailure",
+        extension: key,
+        startedAtVersion: state.version,
+        error: e.message,
+      }));
+      throw e;
+    }
+    if (this.#closed || this.#entries.get(key) !== entry) {
+      await connection.close();
+      return;
+    }
+    entry.connection = connection;
+    entry.reason = null;
+  }
+
+  /** Closes an entry's connection on purpose (not reported as a loss). */
+  async #retire(entry: Entry): Promise<void> {
+    const connection = entry.connection;
+    entry.connection = null;
+    entry.reason = "disconnected by the host";
+    if (connection) await connection.close();
+  }
+
+  #live(key: string): boolean {
+    const c = this.#entries.get(key)?.connection;
+    return c !== null && c !== undefined && !c.closed;
+  }
+
+  /** R11: a list change invalidates the cache now; the refetch waits for the burst to end. */
+  #onListChanged(key: string, connection: ExtensionConnection): void {
+    if (this.#closed || this.#entries.get(key)?.connection !== connection) return;
+    this.#track(this.#execute(() => ({ type: "InvalidateTools", extension: key })));
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshTimer = undefined;
+      if (!this.#closed) this.#track(this.refresh());
+    }, this.options.refetchDebounceMs);
+  }
+
+  /** A crash or a hang: recorded as a failed fetch at the current version, so it shows in the diagnostics. */
+  #onLost(key: string, connection: ExtensionConnection, reason: string): void {
+    const entry = this.#entries.get(key);
+    if (this.#closed || entry?.connection !== connection) return;
+    entry.connection = null;
+    entry.reason = reason;
+    this.#track(
+      this.#execute((state) => ({
+        type: "RecordFetchFailure",
+        extension: key,
+        startedAtVersion: state.version,
+        error: `extension ${JSON.stringify(entry.config.name)} is unavailable: ${reason}`,
+      })),
+    );
+  }
+
+  /** Background work: its failures go to `errors$`, and `settled()`/`close()` wait for it. */
+  #track(work: Promise<unknown>): void {
+    const tracked = work.then(
+      () => undefined,
+      (error: unknown) => {
+        const e = asAdapterError(error);
+        if (e.code !== "SESSION_CLOSED") this.#errors.next(e);
+      },
+    );
+    this.#background.add(tracked);
+    void tracked.finally(() => this.#background.delete(tracked));
+  }
+
+  #execute(make: (state: State) => Command): Promise<ToolledgerEvent[]> {
+    return this.#writer.execute(make);
+  }
+
+  #open(): void {
+    if (this.#closed)
+      throw new AdapterError("SESSION_CLOSED", "the host is closed; open a new one");
+  }
+}
+
+/** Opens a host (see ToolledgerHost.open). */
+export function openHost(options: HostOptions = {}): Promise<ToolledgerHost> {
+  return ToolledgerHost.open(options);
+}
+
+function isRegistryEvent(event: ToolledgerEvent): boolean {
+  return REGISTRY_EVENT_TYPES.has(event.type);
+}

@@ -1,0 +1,158 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "./_testing/startServe.js";
+
+// C1–C3 through the real gateway process: two clients over streamable HTTP are two
+// conversations, and `toolledger clear` from another process reaches one of them.
+
+interface Client {
+  connection: ExtensionConnection;
+  changes: number;
+  names: () => Promise<string[]>;
+}
+
+async function connect(url: string, name: string): Promise<Client> {
+  const client: Client = {
+    connection: undefined as unknown as ExtensionConnection,
+    changes: 0,
+    names: async () =>
+      (await fetchTools(client.connection, { requestTimeoutMs: 10_000, maxPages: 5 })).tools
+        .map((t) => t.name)
+        .sort(),
+  };
+  client.connection = await ExtensionConnection.connect(
+    { type: "streamable_http", name, url },
+    {
+      clientInfo: { name, version: "1.2.3" },
+      connectTimeoutMs: 20_000,
+      onListChanged: () => {
+        client.changes++;
+      },
+    },
+  );
+  return client;
+}
+
+const text = (r: { content?: unknown }) => JSON.stringify(r.content ?? "");
+
+describe("conversations through `toolledger serve --http` (C1–C3)", () => {
+  let dir: string;
+  let db: string;
+  let serve: ServeProcess;
+  let a: Client;
+  let b: Client;
+  const conversations = async () => {
+    const r = await runCli(["sessions", "--db", db, "--json"], { cwd: dir, env: cleanEnv(dir) });
+    expect(r.stderr).toBe("");
+    return JSON.parse(r.stdout) as {
+      session: string;
+      kind: string;
+      client: string;
+      status: string;
+      calls: number;
+      enabled: number;
+      host: string;
+      registry: string;
+    }[];
+  };
+
+  beforeAll(async () => {
+    dir = tempDir();
+    db = join(dir, "sessions.db");
+    const config = join(dir, "mcp.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          notes: { command: process.execPath, args: [join(SERVERS, "notes.js")] },
+          calculator: { command: process.execPath, args: [join(SERVERS, "calculator.js")] },
+        },
+      }),
+    );
+    serve = await startServeHttp(["--config", config, "--db", db, "--deferral", "lookup"], dir);
+    a = await connect(serve.url, "client-a");
+    b = await connect(serve.url, "client-b");
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.connection.close();
+    await b?.connection.close();
+    if (serve) await serve.stop();
+  });
+
+  test("C2: each client is its own conversation, recorded with its clientInfo, over one registry stream", async () => {
+    expect(await a.names()).toEqual(["enable_tools"]);
+    expect(await b.names()).toEqual(["enable_tools"]);
+    const open = await conversations();
+    expect(open.map((c) => c.client).sort()).toEqual(["client-a 1.2.3", "client-b 1.2.3"]);
+    expect(open.every((c) => c.kind === "conversation" && c.status === "open")).toBe(true);
+    // C1: the registry is stored once, in one host stream both conversations observe.
+    expect(new Set(open.map((c) => c.registry)).size).toBe(1);
+    const all = await runCli(["sessions", "--all", "--db", db, "--json"], { cwd: dir });
+    const kinds = (JSON.parse(all.stdout) as { kind: string }[]).map((s) => s.kind).sort();
+    expect(kinds).toEqual(["conversation", "conversation", "registry"]);
+  });
+
+  test("C2: an enable in one conversation changes only its list, and only its client is told", async () => {
+    const enabled = await a.connection.callTool(
+      "enable_tools",
+      { names: ["notes__add_note"] },
+      { timeoutMs: 10_000 },
+    );
+    expect(enabled.isError).toBeUndefined();
+    await eventually(() => a.changes >= 1, "client-a's tools/list_changed");
+    expect(await a.names()).toEqual(["enable_tools", "notes__add_note"]);
+    expect(await b.names()).toEqual(["enable_tools"]);
+    expect(b.changes).toBe(0);
+    const refused = await b.connection.callTool(
+      "notes__add_note",
+      { title: "x", body: "y" },
+      { timeoutMs: 10_000 },
+    );
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("call enable_tools");
+    const saved = await a.connection.callTool(
+      "notes__add_note",
+      { title: "groceries", body: "eggs" },
+      { timeoutMs: 10_000 },
+    );
+    expect(text(saved)).toContain("saved note 1: groceries");
+  });
+
+  test("C3: `toolledger clear` from another process reaches the served conversation and its client only", async () => {
+    const conv = (await conversations()).find((c) => c.client === "client-a 1.2.3")!;
+    expect(conv.enabled).toBe(1);
+    const before = a.changes;
+    const cleared = await runCli(["clear", conv.session, "--db", db], {
+      cwd: dir,
+      env: cleanEnv(dir),
+    });
+    expect(cleared.stderr).toContain("the conversation is open");
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain("notes__add_note deferred again");
+    await eventually(() => a.changes > before, "client-a's tools/list_changed after the clear");
+    expect(await a.names()).toEqual(["enable_tools"]);
+    const again = await a.connection.callTool(
+      "notes__add_note",
+      { title: "x", body: "y" },
+      { timeoutMs: 10_000 },
+    );
+    expect(again.isError).toBe(true);
+    expect(b.changes).toBe(0);
+    const replay = await runCli(["replay", conv.session, "--db", db], { cwd: dir });
+    expect(replay.stdout).toMatch(/Cleared +- no longer enabled: notes__add_note/);
+  });
+
+  test("C3/C4: stopping the gateway closes both conversations; their calls and refusals are counted", async () => {
+    expect(await serve.stop()).toBe(130);
+    const closed = await conversations();
+    expect(closed.every((c) => c.status === "closed")).toBe(true);
+    const byClient = new Map(closed.map((c) => [c.client, c]));
+    // a: enable, add_note, refused add_note after the clear; b: its refused add_note.
+    expect(byClient.get("client-a 1.2.3")!.calls).toBe(3);
+    expect(byClient.get("client-b 1.2.3")!.calls).toBe(1);
+  });
+});
