@@ -41,7 +41,7 @@ export async function loadLog(
     return { entries: log.entries, label: path, session: log.session, db: undefined };
   }
   const location = resolveDatabasePath(dbFlag, deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     const entries = await readSession(store, source);
     return {

@@ -36,7 +36,7 @@ import { connectionSecrets, redactConnectionString } from "./redactConnectionStr
 export type Durability = "full" | "normal";
 
 export interface PostgresEventStoreOptions {
-  /** The schema that holds the store's tables. Default `"toolledger"`. */
+  /** The schema that holds the store's tables. Default: the URL's `schema` parameter, else `"toolledger"`. */
   schema?: string;
   /** Create the schema and tables when missing (default). `false`: STORE_NOT_FOUND instead. */
   create?: boolean;
@@ -117,8 +117,9 @@ export class PostgresEventStore implements EventStore {
     url: string,
     options: PostgresEventStoreOptions = {},
   ): Promise<PostgresEventStore> {
-    const schema = options.schema ?? "toolledger";
-    const label = `${redactConnectionString(url)} (schema ${schema})`;
+    const { url: serverUrl, schema: fromUrl } = splitSchemaParam(url);
+    const schema = options.schema ?? fromUrl ?? "toolledger";
+    const label = `${redactConnectionString(serverUrl)} (schema ${schema})`;
     const where: StoreLocation = { label, secrets: connectionSecrets(url) };
     if (!SCHEMA_NAME.test(schema)) {
       throw new EventStoreError(
@@ -127,7 +128,7 @@ export class PostgresEventStore implements EventStore {
       );
     }
     const connection = connect({
-      url,
+      url: serverUrl,
       max: Math.max(1, options.poolSize ?? 4),
       lockTimeoutMs: options.lockTimeoutMs ?? 5000,
       synchronousCommit: options.durability !== "normal",
@@ -460,6 +461,20 @@ function expectedText(expected: ExpectedVersion): string {
   return typeof expected === "number" && Number.isSafeInteger(expected) && expected >= 0
     ? String(expected)
     : "never";
+}
+
+/** A `schema` query parameter picks the store's schema; the driver never sees it. */
+function splitSchemaParam(url: string): { url: string; schema: string | undefined } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, schema: undefined };
+  }
+  const schema = parsed.searchParams.get("schema");
+  if (schema === null) return { url, schema: undefined };
+  parsed.searchParams.delete("schema");
+  return { url: parsed.href, schema };
 }
 
 function isoTime(column: string): string {

@@ -97,6 +97,10 @@ const INSERT_CHUNK = 16;
 export class SqliteEventStore implements EventStore {
   /** The database file. */
   readonly file: string;
+  /** Where the store is, for messages (the file; the PostgreSQL store gives its server and schema). */
+  get location(): string {
+    return this.file;
+  }
   readonly #db: Database.Database;
   readonly #now: () => Date;
   readonly #s: Prepared;

@@ -2,7 +2,7 @@ import {
   type EnableAuditFilter,
   type EnableAuditRecord,
   formatEnableAuditCsv,
-} from "@toolledger/store-sqlite";
+} from "@toolledger/core";
 import { usageError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -35,7 +35,7 @@ export async function auditCommand(args: readonly string[], deps: Deps): Promise
   if (until !== undefined) filter.to = parseTime(until, "until", deps.now());
 
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     if (session !== undefined && (await store.streamVersion(session)) === 0)
       throw await sessionNotFound(store, session);

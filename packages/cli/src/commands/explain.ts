@@ -60,7 +60,7 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
 
 async function latestSession(dbFlag: string | undefined, deps: Deps): Promise<string> {
   const location = resolveDatabasePath(dbFlag, deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     const sessions = await store.listSessions();
     const last = sessions.at(-1);

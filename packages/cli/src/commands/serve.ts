@@ -49,7 +49,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
-  const store = openStore(location, "write");
+  const store = await openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
