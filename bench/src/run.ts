@@ -9,6 +9,7 @@ import { costPerEvent } from "./costPerEvent.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
 import { peers } from "./peers.js";
+import { postgresStore } from "./postgresStore.js";
 import { queries } from "./queries.js";
 import { registryHeap } from "./registryHeap.js";
 import { replayRss } from "./replayRss.js";
@@ -70,11 +71,12 @@ if (needLog) {
 await step("1", "replay throughput", () => replayThroughput(sessionLog!, rounds));
 await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 1));
 
-const needAppend = !only || only.includes("4") || only.includes("6");
+const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("8");
 const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
+await step("8", "PostgreSQL store", () => postgresStore(3, workload));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

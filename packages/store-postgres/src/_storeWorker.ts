@@ -2,7 +2,7 @@
 // several connections, a SIGKILL). Run from dist/: `TOOLLEDGER_WORKER_URL=… node
 // dist/_storeWorker.js <mode> <schema> …` (the URL comes from the environment: a password in
 // argv would show in every process listing).
-import { EventStoreError } from "@toolledger/core";
+import { EventStoreError, type ToolledgerEventInput } from "@toolledger/core";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 const [mode, schema, ...rest] = process.argv.slice(2);
@@ -90,10 +90,36 @@ async function crash(prefix: string): Promise<void> {
   }
 }
 
+/**
+ * For the 4-writer benchmark: reads a JSON array of events from `file`, says "ready", waits
+ * for "go", appends them to `stream` in batches of `batch` with exact expected versions, and
+ * prints the milliseconds it took.
+ */
+async function appendFile(stream: string, file: string, batch: number): Promise<void> {
+  const { readFileSync } = await import("node:fs");
+  const events = JSON.parse(readFileSync(file, "utf8")) as ToolledgerEventInput[];
+  const store = await open();
+  process.stdout.write("ready\n");
+  await new Promise((resolve) => process.stdin.once("data", resolve));
+  const start = performance.now();
+  for (let from = 0; from < events.length; from += batch) {
+    const slice = events
+      .slice(from, from + batch)
+      .map((event, i) => ({ eventId: `${stream}-e${from + i}`, event }));
+    const result = await store.append(stream, slice, from);
+    if (!result.ok) throw new Error(`append at ${from}: ${JSON.stringify(result.error)}`);
+  }
+  const ms = performance.now() - start;
+  await store.close();
+  process.stdout.write(`${ms}\n`);
+  process.stdin.destroy();
+}
+
 if (mode === "write") await write(rest[0]!, Number(rest[1]));
 else if (mode === "read") await read(Number(rest[0]));
 else if (mode === "crash") await crash(rest[0]!);
+else if (mode === "append-file") await appendFile(rest[0]!, rest[1]!, Number(rest[2]));
 else
   throw new Error(
-    "usage: TOOLLEDGER_WORKER_URL=<url> _storeWorker.js write <schema> <worker> <versions> | read <schema> <count> | crash <schema> <prefix>",
+    "usage: TOOLLEDGER_WORKER_URL=<url> _storeWorker.js write <schema> <worker> <versions> | read <schema> <count> | crash <schema> <prefix> | append-file <schema> <stream> <file> <batch>",
   );
