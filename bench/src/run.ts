@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type BenchResult, errorLine, notRun } from "./benchResult.js";
+import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
@@ -71,12 +72,13 @@ if (needLog) {
 await step("1", "replay throughput", () => replayThroughput(sessionLog!, rounds));
 await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 1));
 
-const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("8");
+const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("9");
 const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
-await step("8", "PostgreSQL store", () => postgresStore(3, workload));
+await step("8", "conversations over one registry", () => conversationsBench(rounds));
+await step("9", "PostgreSQL store", () => postgresStore(3, workload));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

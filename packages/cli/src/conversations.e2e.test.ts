@@ -156,4 +156,42 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
     expect(byClient.get("client-a 1.2.3")!.calls).toBe(3);
     expect(byClient.get("client-b 1.2.3")!.calls).toBe(1);
   });
+
+  test("C4: audit --calls says who called what and what was refused; explain answers for enable_tools and lists a tool's calls", async () => {
+    const a = (await conversations()).find((c) => c.client === "client-a 1.2.3")!;
+    const audit = await runCli(["audit", "--calls", "--json", "--db", db], { cwd: dir });
+    expect(audit.code).toBe(0);
+    const calls = (JSON.parse(audit.stdout) as { calls: Record<string, unknown>[] }).calls;
+    expect(calls.map((c) => [c.client, c.publicName, c.outcome, c.reason])).toEqual([
+      ["client-a 1.2.3", "enable_tools", "ok", null],
+      ["client-b 1.2.3", "notes__add_note", "refused", "TOOL_NOT_ENABLED"],
+      ["client-a 1.2.3", "notes__add_note", "ok", null],
+      ["client-a 1.2.3", "notes__add_note", "refused", "TOOL_NOT_ENABLED"],
+    ]);
+    const csv = await runCli(["audit", "--calls", "--outcome", "refused", "--csv", "--db", db], {
+      cwd: dir,
+    });
+    const rows = csv.stdout.trim().split("\r\n");
+    expect(rows[0]).toBe(
+      "session,call_id,client,name,public_name,owner,outcome,reason,duration_ms,started_at,finished_at,error",
+    );
+    expect(rows).toHaveLength(3);
+    const explained = await runCli(
+      ["explain", "enable_tools", "--session", a.session, "--db", db, "--json"],
+      {
+        cwd: dir,
+      },
+    );
+    expect(explained.code).toBe(0);
+    const e = JSON.parse(explained.stdout) as { status: string; calls: { outcome: string }[] };
+    expect(e.status).toBe("builtin");
+    expect(e.calls.map((c) => c.outcome)).toEqual(["ok"]);
+    const history = await runCli(
+      ["explain", "notes__add_note", "--session", a.session, "--db", db],
+      {
+        cwd: dir,
+      },
+    );
+    expect(history.stdout).toMatch(/C4 +called 2 time\(s\): 1 ok, 1 refused \(TOOL_NOT_ENABLED\)/);
+  });
 });

@@ -2,6 +2,7 @@ import {
   classifyTool,
   closeNames,
   collisionOwners,
+  ENABLE_TOOLS_NAME,
   findTool,
   initialState,
   listTools,
@@ -13,6 +14,7 @@ import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 
 export type ToolStatus =
+  | "builtin"
   | "eager"
   | "deferred"
   | "enabled"
@@ -24,12 +26,23 @@ export type ToolStatus =
   | "removed"
   | "unknown";
 
+/** Where an event sits in the log: its position, or a registry event's label in a conversation's log (`h12`). */
+export type Position = number | string;
+
+function byPosition(a: Position, b: Position): number {
+  if (typeof a === typeof b)
+    return typeof a === "number"
+      ? (a as number) - (b as number)
+      : String(a).localeCompare(String(b), "en", { numeric: true });
+  return typeof a === "string" ? -1 : 1;
+}
+
 export interface Reason {
   /** The spec rule that decides it (R…, D…). */
   rule: string;
   text: string;
   /** Positions of the events that decided it, in order. */
-  positions: number[];
+  positions: Position[];
 }
 
 export interface Explanation {
@@ -45,29 +58,43 @@ export interface Explanation {
   reasons: Reason[];
   /** For an unknown name: close public names. */
   suggestions: string[];
+  /** C4: every recorded call of the tool, in order (empty for a log without calls). */
+  calls: CallHistoryEntry[];
+}
+
+/** C4: one call of the explained tool, from the log. */
+export interface CallHistoryEntry {
+  callId: string;
+  /** Where the call started (and finished) in the log. */
+  position: number;
+  finishedAt: number | null;
+  outcome: string | null;
+  reason: string | null;
+  durationMs: number | null;
+  error: string | null;
 }
 
 interface EnableRecord {
   callId: string;
-  request: number;
-  response: number | null;
+  request: Position;
+  response: Position | null;
   ok: boolean | null;
   error?: string;
 }
 
 /** What the log says about one public name, collected in one pass. */
 interface Facts {
-  extensionAdded: Map<string, number>;
-  fetched: Map<string, number>;
-  deferral: number | null;
-  requests: Map<string, { position: number; names: string[] }>;
+  extensionAdded: Map<string, Position>;
+  fetched: Map<string, Position>;
+  deferral: Position | null;
+  requests: Map<string, { position: Position; names: string[] }>;
   enables: EnableRecord[];
   enabledBy: EnableRecord | null;
-  carriedBy: number | null;
-  clearedAt: number | null;
-  lastSeen: number | null;
-  goneAt: { position: number; type: string } | null;
-  filteredAt: { position: number; extension: string; raw: string } | null;
+  carriedBy: Position | null;
+  clearedAt: Position | null;
+  lastSeen: Position | null;
+  goneAt: { position: Position; type: string } | null;
+  filteredAt: { position: Position; extension: string; raw: string } | null;
 }
 
 /**
@@ -75,6 +102,123 @@ interface Facts {
  * enabled, renamed, or lost in a collision), citing the positions of the events that decided it.
  */
 export function explainTool(entries: readonly LogEntry[], name: string): Explanation {
+  const explanation =
+    name.trim() === ENABLE_TOOLS_NAME
+      ? explainEnableTools(entries)
+      : { ...explainRegistryTool(entries, name), calls: [] };
+  explanation.calls = callHistory(entries, explanation.publicName);
+  const c = explanation.calls;
+  if (c.length > 0) {
+    const counts = new Map<string, number>();
+    for (const call of c) {
+      const key =
+        call.outcome === null
+          ? "unfinished"
+          : call.outcome === "refused"
+            ? `refused (${call.reason})`
+            : call.outcome;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const last = c.at(-1)!;
+    explanation.reasons.push({
+      rule: "C4",
+      text: `called ${c.length} time(s): ${[...counts].map(([k, n]) => `${n} ${k}`).join(", ")}; the last call ${last.outcome === null ? "has no outcome recorded" : `was ${last.outcome}${last.reason ? ` (${last.reason})` : ""}`}`,
+      positions: c.map((x) => x.position),
+    });
+  }
+  return explanation;
+}
+
+/** The built-in `enable_tools` (D4, D5): offered while deferral is lookup; what it enabled. */
+function explainEnableTools(entries: readonly LogEntry[]): Explanation {
+  let state = initialState();
+  const requests: { position: number; ok: boolean | null; names: string[] }[] = [];
+  let deferralAt: number | null = null;
+  const pending = new Map<string, { position: number; ok: boolean | null; names: string[] }>();
+  for (const step of foldEntries(entries)) {
+    const { event, position } = step.entry;
+    state = step.state;
+    if (event.type === "DeferralConfigured") deferralAt = position;
+    if (event.type === "EnableToolsRequested") {
+      const r = { position, ok: null, names: [...event.names] };
+      requests.push(r);
+      pending.set(event.callId, r);
+    }
+    if (event.type === "EnableToolsResponded") {
+      const r = pending.get(event.callId);
+      if (r) r.ok = event.ok;
+      pending.delete(event.callId);
+    }
+  }
+  const lookup = state.deferral.mode === "lookup";
+  const ok = requests.filter((r) => r.ok === true).length;
+  const failed = requests.filter((r) => r.ok === false).length;
+  const reasons: Reason[] = [
+    {
+      rule: "D1/D4",
+      text: lookup
+        ? "deferral is lookup: the model gets enable_tools and the names of deferred tools"
+        : "deferral is off: the model gets every tool's schema and no enable_tools",
+      positions: deferralAt === null ? [] : [deferralAt],
+    },
+  ];
+  if (requests.length > 0) {
+    reasons.push({
+      rule: "D5/D6",
+      text: `${requests.length} request(s): ${ok} enabled tools, ${failed} failed and enabled nothing${requests.length - ok - failed > 0 ? `, ${requests.length - ok - failed} never answered` : ""}; enabled now: ${state.enabled.join(", ") || "none"}`,
+      positions: requests.map((r) => r.position),
+    });
+  }
+  return {
+    asked: ENABLE_TOOLS_NAME,
+    publicName: ENABLE_TOOLS_NAME,
+    extension: null,
+    rawName: null,
+    status: "builtin",
+    summary: lookup
+      ? `${ENABLE_TOOLS_NAME} is the built-in tool of deferred loading: the model calls it with exact names to load deferred tools`
+      : `${ENABLE_TOOLS_NAME} is not offered: deferral is off in this log (it is the built-in tool of deferral lookup)`,
+    reasons,
+    suggestions: [],
+    calls: [],
+  };
+}
+
+/** C4: the calls of `publicName` (or calls made with that exact name) in the log. */
+function callHistory(entries: readonly LogEntry[], publicName: string): CallHistoryEntry[] {
+  const out: CallHistoryEntry[] = [];
+  const open = new Map<string, CallHistoryEntry>();
+  for (const { event, position } of entries) {
+    if (event.type === "ToolCallStarted" && (event.publicName ?? event.name) === publicName) {
+      const entry: CallHistoryEntry = {
+        callId: event.callId,
+        position,
+        finishedAt: null,
+        outcome: null,
+        reason: null,
+        durationMs: null,
+        error: null,
+      };
+      out.push(entry);
+      open.set(event.callId, entry);
+    } else if (event.type === "ToolCallFinished") {
+      const entry = open.get(event.callId);
+      if (!entry) continue;
+      open.delete(event.callId);
+      entry.finishedAt = position;
+      entry.outcome = event.outcome;
+      entry.reason = event.reason ?? null;
+      entry.durationMs = event.durationMs;
+      entry.error = event.error ?? null;
+    }
+  }
+  return out;
+}
+
+function explainRegistryTool(
+  entries: readonly LogEntry[],
+  name: string,
+): Omit<Explanation, "calls"> {
   let state = initialState();
   for (const step of foldEntries(entries)) state = step.state;
   const resolved = resolveTool(state, name, { includeHidden: true });
@@ -106,7 +250,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
       reasons.push({
         rule: "R10",
         text: `${owners.slice(1).join(", ")} also produce ${publicName}; ${tool.owner} wins because extensions are ordered by key`,
-        positions: owners.flatMap((o) => at(facts.fetched, o)).sort((a, b) => a - b),
+        positions: owners.flatMap((o) => at(facts.fetched, o)).sort(byPosition),
       });
     }
     const c = classifyTool(state, tool);
@@ -176,7 +320,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
     reasons.push({
       rule: "R10",
       text: `${key}'s ${t.rawName} and ${winner}'s tool both have the public name ${publicName}; ${winner} comes first by key and wins`,
-      positions: owners.flatMap((o) => at(facts.fetched, o)).sort((a, b) => a - b),
+      positions: owners.flatMap((o) => at(facts.fetched, o)).sort(byPosition),
     });
     return {
       asked: name,
@@ -263,7 +407,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
   };
 }
 
-function eagerReason(reason: string, facts: Facts, kind: string, added: number[]): Reason {
+function eagerReason(reason: string, facts: Facts, kind: string, added: Position[]): Reason {
   switch (reason) {
     case "platform":
       return {
@@ -365,7 +509,8 @@ function collect(entries: readonly LogEntry[], publicName: string): Facts {
   };
   let state: State = initialState();
   for (const step of foldEntries(entries)) {
-    const { position, event } = step.entry;
+    const { event } = step.entry;
+    const position: Position = step.entry.label ?? step.entry.position;
     const before = state;
     state = step.state;
     if (state === before) continue;
@@ -457,7 +602,7 @@ function present(state: State, publicName: string): boolean {
   return r.ok && !r.recovered;
 }
 
-function at(map: Map<string, number>, key: string): number[] {
+function at(map: Map<string, Position>, key: string): Position[] {
   const p = map.get(key);
   return p === undefined ? [] : [p];
 }

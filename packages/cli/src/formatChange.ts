@@ -51,6 +51,8 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.yellow("!")} anomaly: ${c.anomaly.replaceAll("_", " ")} (call id ${c.callId})`;
     case "ignored":
       return `${style.dim("ignored:")} ${c.reason}`;
+    case "list_changed":
+      return `${c.extension} said tools/list_changed`;
     case "host_started":
       return `host ${c.hostname} started${c.run > 1 ? ` (run ${c.run}: a resume)` : ""}`;
     case "conversation_started":

@@ -1,4 +1,4 @@
-import { replay } from "@toolledger/core";
+import { replay, type ToolledgerEvent } from "@toolledger/core";
 import { describe, expect, test } from "vitest";
 import { sampleLog } from "./_testing/sampleLog.js";
 import { type Change, replaySteps } from "./replaySteps.js";
@@ -103,5 +103,28 @@ describe("replaySteps: what each event changed", () => {
       -1,
     )!.step;
     expect(again.changes).toEqual([{ kind: "no_change" }]);
+  });
+});
+
+describe("replaySteps: list changes and conversations", () => {
+  test("R11: a list change names the extension that sent it", () => {
+    const log: ToolledgerEvent[] = [
+      {
+        type: "ExtensionAdded",
+        v: 1,
+        name: "github",
+        kind: "stdio",
+        exposeUnprefixed: false,
+        hidden: false,
+        availableTools: [],
+        configFingerprint: "f",
+      },
+      { type: "ToolsInvalidated", v: 1, extension: "github" },
+    ];
+    const steps = [...replaySteps(log.map((event, i) => ({ position: i + 1, event })))];
+    expect(steps[1]!.step.changes).toEqual([
+      { kind: "version", from: 1, to: 2 },
+      { kind: "list_changed", extension: "github" },
+    ]);
   });
 });

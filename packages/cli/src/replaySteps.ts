@@ -41,6 +41,7 @@ export type Change =
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string }
   | { kind: "ignored"; reason: string }
   | { kind: "host_started"; hostname: string; run: number }
+  | { kind: "list_changed"; extension: string }
   | {
       kind: "conversation_started";
       client: string | null;
@@ -188,6 +189,10 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     });
   }
   switch (event.type) {
+    case "ToolsInvalidated":
+      // R11: the extension that said tools/list_changed (its refetch follows as ToolsFetched).
+      changes.push({ kind: "list_changed", extension: event.extension });
+      break;
     case "HostStarted":
       changes.push({ kind: "host_started", hostname: event.hostname, run: after.host?.runs ?? 1 });
       break;

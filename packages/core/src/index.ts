@@ -1,4 +1,11 @@
 export {
+  auditCalls,
+  CALL_AUDIT_CSV_COLUMNS,
+  type CallAuditFilter,
+  type CallAuditRecord,
+  formatCallAuditCsv,
+} from "./auditCalls.js";
+export {
   type AuditPoint,
   auditEnables,
   auditEnablesAsync,

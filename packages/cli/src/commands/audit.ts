@@ -1,7 +1,15 @@
 import {
+  auditCalls,
+  type CallAuditRecord,
+  type CallOutcome,
+  CallOutcomeSchema,
   type EnableAuditFilter,
   type EnableAuditRecord,
+  type EventStore,
+  formatCallAuditCsv,
   formatEnableAuditCsv,
+  readWholeStream,
+  type StoredEvent,
 } from "@toolledger/core";
 import { usageError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
@@ -39,6 +47,27 @@ export async function auditCommand(args: readonly string[], deps: Deps): Promise
   try {
     if (session !== undefined && (await store.streamVersion(session)) === 0)
       throw await sessionNotFound(store, session);
+    if (booleanOption(parsed, "calls")) {
+      const outcome = stringOption(parsed, "outcome");
+      if (outcome !== undefined && !CallOutcomeSchema.safeParse(outcome).success) {
+        throw usageError(
+          `audit: --outcome ${JSON.stringify(outcome)} is not an outcome; use one of ${CallOutcomeSchema.options.join(", ")}`,
+          "audit",
+        );
+      }
+      const events =
+        session !== undefined ? await readWholeStream(store, session) : await readEverything(store);
+      const calls = auditCalls(events, {
+        ...(tool !== undefined ? { toolName: tool } : {}),
+        ...(since !== undefined ? { from: parseTime(since, "since", deps.now()) } : {}),
+        ...(until !== undefined ? { to: parseTime(until, "until", deps.now()) } : {}),
+        ...(outcome !== undefined ? { outcome: outcome as CallOutcome } : {}),
+      });
+      if (json) o.json({ calls });
+      else if (csv) deps.stdout.write(formatCallAuditCsv(calls));
+      else o.data(formatCalls(calls, session === undefined, o));
+      return EXIT.ok;
+    }
     const audit = await store.auditEnables(filter);
     if (json) o.json(audit);
     else if (csv) deps.stdout.write(formatEnableAuditCsv(audit));
@@ -116,4 +145,53 @@ function formatAudit(
   if (orphans > 0)
     text += `\n${o.out.yellow("!")} ${orphans} response(s) paired with no request and enabled nothing (see --json)\n`;
   return text;
+}
+
+async function readEverything(store: EventStore): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for (;;) {
+    const page = await store.readAll({ after: out.at(-1)?.globalPosition ?? 0, limit: 5000 });
+    out.push(...page);
+    if (page.length < 5000) return out;
+  }
+}
+
+function formatCalls(calls: readonly CallAuditRecord[], allSessions: boolean, o: Output): string {
+  if (calls.length === 0) return "no tool calls match\n";
+  const outcome = (r: CallAuditRecord) =>
+    r.outcome === null
+      ? o.out.yellow("unfinished")
+      : r.outcome === "ok"
+        ? o.out.green("ok")
+        : r.outcome === "refused"
+          ? o.out.yellow(`refused (${r.reason ?? "?"})`)
+          : o.out.red(r.outcome);
+  const rows = calls.map((r) => [
+    ...(allSessions ? [r.sessionId] : []),
+    r.client ?? "-",
+    r.publicName ?? r.name,
+    outcome(r),
+    r.durationMs === null
+      ? "-"
+      : `${r.durationMs < 10 ? r.durationMs.toFixed(1) : Math.round(r.durationMs)} ms`,
+    `${r.started.position}${r.finished ? `→${r.finished.position}` : ""}`,
+    r.error ? oneLine(r.error) : "",
+  ]);
+  return formatTable(rows, {
+    header: [
+      ...(allSessions ? ["SESSION"] : []),
+      "CLIENT",
+      "TOOL",
+      "OUTCOME",
+      "TIME",
+      "EVENTS",
+      "ERROR",
+    ],
+    styleHeader: o.out.bold,
+  });
+}
+
+function oneLine(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > 80 ? `${t.slice(0, 79)}…` : t;
 }

@@ -16,6 +16,18 @@ export const auditSpec: CommandSpec = {
       description: "only this session (default: all sessions)",
     },
     {
+      name: "calls",
+      type: "boolean",
+      description:
+        "audit tool calls instead (C4): who called what, with which outcome (ok, tool_error, refused with its reason, timeout, cancelled, unavailable) and how long it took",
+    },
+    {
+      name: "outcome",
+      type: "string",
+      value: "<outcome>",
+      description: "with --calls: only calls with this outcome (e.g. refused)",
+    },
+    {
       name: "tool",
       type: "string",
       short: "t",
@@ -43,5 +55,6 @@ export const auditSpec: CommandSpec = {
     "toolledger audit",
     "toolledger audit --session 20261129-2345-a1b2c3 --tool notes__search",
     "toolledger audit --since 24h --csv > enables.csv",
+    "toolledger audit --calls --outcome refused",
   ],
 };

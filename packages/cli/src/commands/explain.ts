@@ -88,5 +88,28 @@ export function formatExplanation(e: Explanation, source: string, o: Output): st
         : o.out.dim(` [event${r.positions.length > 1 ? "s" : ""} ${r.positions.join(", ")}]`);
     lines.push(`  ${o.out.cyan(r.rule.padEnd(w))}  ${r.text}${at}`);
   }
+  if (e.calls.length > 0) {
+    lines.push(
+      o.out.bold("  calls") +
+        o.out.dim(e.calls.length > 10 ? ` (the last 10 of ${e.calls.length})` : ""),
+    );
+    for (const c of e.calls.slice(-10)) {
+      const outcome =
+        c.outcome === null
+          ? o.out.yellow("unfinished")
+          : c.outcome === "ok"
+            ? o.out.green("ok")
+            : c.outcome === "refused"
+              ? o.out.yellow(`refused (${c.reason})`)
+              : o.out.red(c.outcome);
+      const took =
+        c.durationMs === null
+          ? ""
+          : ` in ${c.durationMs < 10 ? c.durationMs.toFixed(1) : Math.round(c.durationMs)} ms`;
+      lines.push(
+        `    ${o.out.dim(`[${c.position}${c.finishedAt === null ? "" : `→${c.finishedAt}`}]`)} ${outcome}${took}${c.error ? o.out.dim(`: ${c.error.replace(/\s+/g, " ").slice(0, 100)}`) : ""}`,
+      );
+    }
+  }
   return `${lines.join("\n")}\n`;
 }
