@@ -35,7 +35,11 @@ export async function openStore(
 ): Promise<SessionStore> {
   if (location.kind === "postgres") {
     const { openPostgresEventStore } = await import("@toolledger/store-postgres");
-    return openPostgresEventStore(location.url, { create: mode === "write", poolSize: 2 });
+    // A gateway's conversations read and append at once; a reading command needs little.
+    return openPostgresEventStore(location.url, {
+      create: mode === "write",
+      poolSize: mode === "write" ? 4 : 2,
+    });
   }
   if (mode === "read") requireExistingDatabase(location);
   else prepareDatabaseDirectory(location);

@@ -13,10 +13,12 @@ export function spawnWorker(
   if (!existsSync(worker)) {
     throw new Error(`${worker} is missing: run \`pnpm build\` before the store's process tests`);
   }
-  return spawn(process.execPath, [worker, ...args], {
+  const child = spawn(process.execPath, [worker, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });
+  closed.set(child, whenClosed(child));
+  return child;
 }
 
 /** Calls `onLine` for each line the child writes to stdout; collects stderr. */
@@ -46,11 +48,18 @@ export function lines(
 export function exited(
   child: ChildProcess,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve({ code: child.exitCode, signal: child.signalCode });
-      return;
-    }
-    child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
+  return closed.get(child) ?? whenClosed(child);
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** Workers' ends, watched from spawn on, so `exited` works whenever it is called. */
+const closed = new WeakMap<ChildProcess, Promise<Exit>>();
+
+/**
+ * Resolves on "close", not "exit": "exit" can come before the child's last stdout chunks
+ * are read, and a test that counts acknowledgements would then miss the last ones.
+ */
+function whenClosed(child: ChildProcess): Promise<Exit> {
+  return new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
 }
