@@ -71,7 +71,10 @@ export async function startThrowawayCluster(
     );
   }
   const asUser = userInfo().uid === 0 ? unprivilegedUser() : null;
-  const dir = mkdtempSync(join(tmpdir(), "toolledger-pg-"));
+  await reapAbandonedClusters(bin, asUser);
+  const dir = mkdtempSync(join(tmpdir(), PREFIX));
+  // Who made it: a run killed before its teardown leaves a server the next run stops.
+  writeFileSync(join(dir, OWNER), String(process.pid));
   const data = join(dir, "data");
   const log = join(dir, "server.log");
   const password = randomBytes(18).toString("base64url");
@@ -157,6 +160,44 @@ export async function startThrowawayCluster(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const PREFIX = "toolledger-pg-";
+const OWNER = "owner.pid";
+
+/**
+ * Stops and removes throwaway clusters whose owning process is gone (a test run killed
+ * before its teardown, a test that timed out before its `finally`), so they do not pile up.
+ */
+async function reapAbandonedClusters(bin: string, asUser: { name: string } | null): Promise<void> {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(join(dir, OWNER), "utf8"));
+    } catch {
+      continue;
+    }
+    if (!Number.isInteger(owner) || owner <= 0 || isAlive(owner)) continue;
+    const args = ["-D", join(dir, "data"), "-m", "immediate", "-w", "stop"];
+    try {
+      if (asUser) await run("runuser", ["-u", asUser.name, "--", join(bin, "pg_ctl"), ...args]);
+      else await run(join(bin, "pg_ctl"), args);
+    } catch {
+      // Why: not running any more (or never started); the folder goes either way.
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
 }
 
 function unprivilegedUser(): { name: string; uid: number; gid: number } {
