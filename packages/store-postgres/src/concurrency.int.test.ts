@@ -96,5 +96,5 @@ describeWithPostgres("4 writer processes and 2 subscribing readers on one log", 
     } finally {
       await store.close();
     }
-  });
+  }, 120_000);
 });

@@ -89,5 +89,5 @@ describeWithPostgres("crash: writer processes killed with SIGKILL mid-append", (
     } finally {
       await store.close();
     }
-  });
+  }, 120_000);
 });

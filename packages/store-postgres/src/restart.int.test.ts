@@ -86,9 +86,13 @@ describeWithBinaries(
         })();
 
         const ackedAtLeast = async (n: number) => {
-          while (writers.some((w) => w.acked < n)) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
+          const reached = (async () => {
+            while (writers.some((w) => w.acked < n)) {
+              await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+          })();
+          // A writer that failed otherwise than STORE_UNAVAILABLE ends the wait with its error.
+          await Promise.race([reached, Promise.all(loops)]);
         };
         let target = BETWEEN;
         await ackedAtLeast(target);
@@ -136,6 +140,6 @@ describeWithBinaries(
         for (const store of stores) await store.close().catch(() => {});
         await cluster.remove();
       }
-    });
+    }, 120_000);
   },
 );
