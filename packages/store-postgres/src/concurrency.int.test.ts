@@ -57,7 +57,17 @@ describeWithPostgres("4 writer processes and 2 subscribing readers on one log", 
     const writerOut = writers.map((child) =>
       readyLine(child, (line) => reports.push(JSON.parse(line) as WriterReport)),
     );
-    await Promise.all(ready);
+    // A process that dies before "ready" fails the test with its stderr, not a timeout.
+    const all = [...readers, ...writers];
+    const out = [...readerOut, ...writerOut];
+    await Promise.race([
+      Promise.all(ready),
+      ...all.map((child, i) =>
+        exited(child).then((e) => {
+          throw new Error(`worker exited before ready: ${JSON.stringify(e)}\n${out[i]!.stderr()}`);
+        }),
+      ),
+    ]);
     for (const child of writers) child.stdin!.write("go\n");
     const exits = await Promise.all([...writers, ...readers].map(exited));
     const stderr = [...writerOut, ...readerOut].map((o) => o.stderr()).join("\n");

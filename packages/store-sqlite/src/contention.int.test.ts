@@ -33,7 +33,17 @@ describe("contention: several processes append to one stream with exact versions
         else reports.push(JSON.parse(line) as { worker: string; outcomes: string[] });
       });
     });
-    await Promise.all(ready);
+    // A worker that dies before "ready" (it could not open the file) fails the test with its stderr.
+    await Promise.race([
+      Promise.all(ready),
+      ...children.map((child, i) =>
+        exited(child).then((e) => {
+          throw new Error(
+            `worker ${i} exited before ready: ${JSON.stringify(e)}\n${outputs[i]!.stderr()}`,
+          );
+        }),
+      ),
+    ]);
     for (const child of children) child.stdin!.write("go\n");
     const exits = await Promise.all(children.map(exited));
     expect(exits, outputs.map((o) => o.stderr()).join("\n")).toEqual(
