@@ -2,6 +2,7 @@
 // several connections, a SIGKILL). Run from dist/: `TOOLLEDGER_WORKER_URL=… node
 // dist/_storeWorker.js <mode> <schema> …` (the URL comes from the environment: a password in
 // argv would show in every process listing).
+import { writeSync } from "node:fs";
 import { EventStoreError, type ToolledgerEventInput } from "@toolledger/core";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
@@ -28,7 +29,7 @@ function open(): Promise<PostgresEventStore> {
  */
 async function write(worker: string, versions: number): Promise<void> {
   const store = await open();
-  process.stdout.write("ready\n");
+  writeSync(1, "ready\n");
   await new Promise((resolve) => process.stdin.once("data", resolve));
   const outcomes: string[] = [];
   let own = 0;
@@ -55,7 +56,7 @@ async function write(worker: string, versions: number): Promise<void> {
     own += size;
   }
   await store.close();
-  process.stdout.write(`${JSON.stringify({ worker, outcomes, own })}\n`);
+  writeSync(1, `${JSON.stringify({ worker, outcomes, own })}\n`);
   process.stdin.destroy();
 }
 
@@ -64,19 +65,19 @@ async function read(count: number): Promise<void> {
   const store = await open();
   const controller = new AbortController();
   const seen: [number, string, string, number][] = [];
-  process.stdout.write("ready\n");
+  writeSync(1, "ready\n");
   for await (const batch of store.subscribe({ signal: controller.signal, batchSize: 50 })) {
     for (const e of batch) seen.push([e.globalPosition, e.eventId, e.streamId, e.streamPosition]);
     if (seen.length >= count) controller.abort();
   }
   await store.close();
-  process.stdout.write(`${JSON.stringify(seen)}\n`);
+  writeSync(1, `${JSON.stringify(seen)}\n`);
 }
 
 /** Appends numbered batches (sizes 1–4) and reports each acknowledged one on stdout. */
 async function crash(prefix: string): Promise<void> {
   const store = await open();
-  process.stdout.write("ready\n");
+  writeSync(1, "ready\n");
   for (let n = 0; ; n++) {
     const size = 1 + (n % 4);
     const events = Array.from({ length: size }, (_, j) => ({
@@ -86,7 +87,9 @@ async function crash(prefix: string): Promise<void> {
     }));
     const result = await store.append("crash", events, "any");
     if (!result.ok) throw new Error(`batch ${n} refused: ${JSON.stringify(result.error)}`);
-    process.stdout.write(`ack ${n}\n`);
+    // Written synchronously: a queued write would be lost with the process, and the test
+    // would see a batch stored two past the last acknowledgement it read.
+    writeSync(1, `ack ${n}\n`);
   }
 }
 
@@ -99,7 +102,7 @@ async function appendFile(stream: string, file: string, batch: number): Promise<
   const { readFileSync } = await import("node:fs");
   const events = JSON.parse(readFileSync(file, "utf8")) as ToolledgerEventInput[];
   const store = await open();
-  process.stdout.write("ready\n");
+  writeSync(1, "ready\n");
   await new Promise((resolve) => process.stdin.once("data", resolve));
   const start = performance.now();
   for (let from = 0; from < events.length; from += batch) {
@@ -111,7 +114,7 @@ async function appendFile(stream: string, file: string, batch: number): Promise<
   }
   const ms = performance.now() - start;
   await store.close();
-  process.stdout.write(`${ms}\n`);
+  writeSync(1, `${ms}\n`);
   process.stdin.destroy();
 }
 
