@@ -9,6 +9,7 @@ import { conversationsBench } from "./conversations.js";
 import { costPerEvent } from "./costPerEvent.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
+import { gatewayRelays } from "./gatewayRelays.js";
 import { peers } from "./peers.js";
 import { postgresStore } from "./postgresStore.js";
 import { queries } from "./queries.js";
@@ -72,13 +73,14 @@ if (needLog) {
 await step("1", "replay throughput", () => replayThroughput(sessionLog!, rounds));
 await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 1));
 
-const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("9");
+const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("10");
 const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
-await step("9", "PostgreSQL store", () => postgresStore(3, workload));
+await step("9", "gateway relays", () => gatewayRelays(rounds));
+await step("10", "PostgreSQL store", () => postgresStore(3, workload));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

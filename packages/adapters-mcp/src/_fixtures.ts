@@ -1,6 +1,7 @@
 // Test fixtures: configs for the shipped and third-party servers, and small waits.
 // Kept in src (not in a test file) so every test tier shares them; nothing here imports vitest.
 import { spawn } from "node:child_process";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { filter, firstValueFrom, type Observable, timeout } from "rxjs";
 import { thirdPartyServerPath } from "./_thirdPartyServer.js";
 import type { HttpExtensionConfig, StdioExtensionConfig } from "./extensionConfig.js";
@@ -48,10 +49,55 @@ export interface RunningHttpServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the shipped streamable-HTTP test server on a free loopback port. */
-export async function startHttpServer(): Promise<RunningHttpServer> {
-  const child = spawn(process.execPath, [serverScriptPath("http"), "--port", "0"], {
+/**
+ * Starts a shipped streamable-HTTP server on a free loopback port (`http`, or `reference`
+ * with `--http`); it prints `listening <url>` once it accepts connections.
+ */
+export async function startHttpServer(
+  server: ServerName = "http",
+  args: string[] = ["--port", "0"],
+): Promise<RunningHttpServer> {
+  return startListening(process.execPath, [serverScriptPath(server), ...args], /listening (\S+)/);
+}
+
+/** `@modelcontextprotocol/server-everything` over streamable HTTP on a free loopback port. */
+export async function startEverythingHttp(): Promise<RunningHttpServer> {
+  const port = await freePort();
+  const running = await startListening(
+    process.execPath,
+    [thirdPartyServerPath("server-everything"), "streamableHttp"],
+    /listening on port (\d+)/,
+    { PORT: String(port) },
+  );
+  return {
+    ...running,
+    url: `http://127.0.0.1:${port}/mcp`,
+    config: (name, headers) => ({
+      type: "streamable_http",
+      name,
+      url: `http://127.0.0.1:${port}/mcp`,
+      ...(headers ? { headers } : {}),
+    }),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startListening(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+): Promise<RunningHttpServer> {
+  const child = spawn(command, args, {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => {
@@ -63,14 +109,16 @@ export async function startHttpServer(): Promise<RunningHttpServer> {
       () => reject(new Error(`http test server did not start within 10 s; stderr: ${stderr}`)),
       10_000,
     );
-    child.stdout.on("data", (c: Buffer) => {
+    const onData = (c: Buffer) => {
       out += c.toString();
-      const match = /listening (\S+)/.exec(out);
+      const match = ready.exec(out);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
       }
-    });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.once("exit", (code) =>
       reject(new Error(`http test server exited with ${code}; stderr: ${stderr}`)),
     );

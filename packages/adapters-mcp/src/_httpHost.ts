@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { NodeHttpTransport } from "./_nodeHttpTransport.js";
 
 export interface HttpHostOptions {
   /** Loopback by default: the gateway is a local tool, not a public service. */
@@ -14,7 +15,14 @@ export interface HttpHostOptions {
   path?: string;
   /** Called with every error the host cannot answer to a client (never swallowed). */
   onError?: (error: Error) => void;
+  /**
+   * `node` (the gateway): NodeHttpTransport, on Node's own http objects; `sdk` (default, the
+   * test servers): the SDK's StreamableHTTPServerTransport, so they stay an independent baseline.
+   */
+  transport?: "node" | "sdk";
 }
+
+type SessionTransport = StreamableHTTPServerTransport | NodeHttpTransport;
 
 export interface HttpHost {
   /** The endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
@@ -38,7 +46,7 @@ export async function hostMcpOverHttp(
   const path = options.path ?? "/mcp";
   const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
   const allowedHosts = new Set<string>();
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<string, { transport: SessionTransport; server: Server }>();
   const report =
     options.onError ??
     ((error: Error) => process.stderr.write(`mcp http host: ${error.message}\n`));
@@ -66,12 +74,16 @@ export async function hostMcpOverHttp(
       return replyRpc(res, 400, -32000, "no mcp-session-id header and not an initialize request");
     }
     const server = makeServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const sessionOptions = {
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
+      onsessioninitialized: (id: string) => {
         sessions.set(id, { transport, server });
       },
-    });
+    };
+    const transport: SessionTransport =
+      options.transport === "node"
+        ? new NodeHttpTransport(sessionOptions)
+        : new StreamableHTTPServerTransport(sessionOptions);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };

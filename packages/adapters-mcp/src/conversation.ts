@@ -22,7 +22,7 @@ import { combineLatest, map, type Observable, Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "./adapterError.js";
 import { capturePayload, type PayloadCapture, redactSecrets } from "./capturePayload.js";
 import type { ToolCallResult } from "./extensionConnection.js";
-import { compactTime, type ToolledgerHost } from "./host.js";
+import { compactTime, type ToolledgerHost, type UpstreamCallOptions } from "./host.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
 export interface ConversationOptions {
@@ -53,6 +53,12 @@ export interface CallToolOptions {
   includeHidden?: boolean;
   /** The call id recorded for the call (and its enable_tools request). Default: a fresh UUID. */
   callId?: string;
+  /** G1: the server's progress reports; only with it is a progress token sent up. */
+  onprogress?: UpstreamCallOptions["onprogress"];
+  /** G1: the request's other `_meta` entries, passed up as sent. */
+  meta?: Record<string, unknown>;
+  /** Told the owning extension's key just before the call goes to its server. */
+  onStart?: (extension: string) => void;
 }
 
 export type CallRefusalCode =
@@ -288,10 +294,13 @@ export class Conversation {
     const rawName = start.rawName!;
     const t0 = performance.now();
     let result: ToolCallResult;
+    options.onStart?.(owner);
     try {
       result = await this.host.callUpstream(owner, rawName, args, {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        ...(options.meta ? { meta: options.meta } : {}),
       });
     } catch (error) {
       const e = asAdapterError(error);

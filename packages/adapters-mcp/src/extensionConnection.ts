@@ -6,9 +6,12 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
   McpError,
+  type Progress,
+  type ServerCapabilities,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { useLineBuffer } from "./_lineBuffer.js";
 import { AdapterError } from "./adapterError.js";
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
 
@@ -20,12 +23,34 @@ export interface ConnectOptions {
   /** Called once when the connection closes without `close()` being called (a crash or a kill). */
   onLost?: (reason: string) => void;
   clientInfo?: { name: string; version: string };
+  /** G1: every other notification the server sends (log messages, resource updates, prompt and resource list changes). */
+  onNotification?: (notification: UpstreamMessage) => void;
+  /**
+   * G1: requests the server sends (sampling, elicitation), answered with the handler's result
+   * or error. Without a handler the server gets "method not found".
+   */
+  onRequest?: (request: UpstreamMessage, signal: AbortSignal) => Promise<Record<string, unknown>>;
+}
+
+/** A JSON-RPC request or notification from the server, as sent. */
+export interface UpstreamMessage {
+  method: string;
+  params?: Record<string, unknown>;
 }
 
 export interface RequestLimits {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** G1: the server's progress for this request; only then is a progress token sent up. */
+  onprogress?: (progress: Progress) => void;
 }
+
+/**
+ * Client capabilities toolledger declares upstream: it relays sampling and elicitation to
+ * the downstream client that caused them (G1), and answers "not supported" when that client
+ * did not declare them.
+ */
+export const UPSTREAM_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as const;
 
 /** A tool call result as the server sent it (checked loosely; the host passes it on). */
 export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: string]: unknown };
@@ -50,6 +75,9 @@ export class ExtensionConnection {
   #closed = false;
   #ready = false;
   #lostReason: string | null = null;
+  /** Progress callbacks by the token we sent up (G1). */
+  readonly #progress = new Map<string, (progress: Progress) => void>();
+  #nextToken = 0;
 
   private constructor(
     config: ExtensionConfig,
@@ -82,10 +110,11 @@ export class ExtensionConnection {
             config.headers ? { requestInit: { headers: config.headers } } : {},
           );
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
-      capabilities: {},
+      capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport) {
+      useLineBuffer(transport);
       transport.stderr?.on("data", (chunk: Buffer) =>
         connection.#appendStderr(chunk.toString("utf8")),
       );
@@ -98,6 +127,27 @@ export class ExtensionConnection {
     if (options.onListChanged) {
       const onListChanged = options.onListChanged;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
+    }
+    // Our own progress routing: the SDK drops a progress notification that arrives in the same
+    // read as its response (it forgets the token before the notification's handler runs).
+    // Progress goes through the fallback handler, unparsed: a burst of 1,000 reports spent
+    // most of its relay time in the SDK's schema parse of each one.
+    client.removeNotificationHandler("notifications/progress");
+    const onNotification = options.onNotification;
+    client.fallbackNotificationHandler = async (n) => {
+      if (n.method === "notifications/progress") {
+        const { progressToken, ...progress } = (n.params ?? {}) as Record<string, unknown>;
+        const relay = connection.#progress.get(String(progressToken));
+        if (relay && typeof progress.progress === "number") relay(progress as Progress);
+        return;
+      }
+      onNotification?.(n as unknown as UpstreamMessage);
+    };
+    if (options.onRequest) {
+      const onRequest = options.onRequest;
+      // A fallback handler passes the request and the result on as sent (no SDK re-validation).
+      client.fallbackRequestHandler = async (request, extra) =>
+        (await onRequest(request as unknown as UpstreamMessage, extra.signal)) as never;
     }
     client.onclose = () => connection.#handleClose();
     try {
@@ -138,6 +188,23 @@ export class ExtensionConnection {
     return this.#client.getInstructions();
   }
 
+  /** What the server declared at the handshake (prompts, resources, logging, completions…). */
+  get capabilities(): ServerCapabilities {
+    return this.#client.getServerCapabilities() ?? {};
+  }
+
+  /**
+   * G1: any request, relayed as the client sent it (prompts/get, resources/read,
+   * completion/complete, logging/setLevel…); the result is passed on as the server sent it.
+   */
+  async forward(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    limits: RequestLimits,
+  ): Promise<Record<string, unknown>> {
+    return this.#request(method, params, LooseResult, limits);
+  }
+
   /** One `tools/list` page, checked loosely so one bad tool cannot reject the page. */
   async listToolsPage(cursor: string | undefined, limits: RequestLimits): Promise<ToolsPage> {
     return this.#request("tools/list", cursor === undefined ? {} : { cursor }, ToolsPage, limits);
@@ -148,10 +215,13 @@ export class ExtensionConnection {
     rawName: string,
     args: Record<string, unknown>,
     limits: RequestLimits,
+    meta?: Record<string, unknown>,
   ): Promise<ToolCallResult> {
     return this.#request(
       "tools/call",
-      { name: rawName, arguments: args },
+      meta === undefined
+        ? { name: rawName, arguments: args }
+        : { name: rawName, arguments: args, _meta: meta },
       LooseResult,
       limits,
     ) as Promise<ToolCallResult>;
@@ -199,6 +269,13 @@ export class ExtensionConnection {
         `${this.#who()} is not connected${this.#lostReason ? `: ${this.#lostReason}` : ""}; reconnect it`,
       );
     }
+    let token: string | undefined;
+    if (limits.onprogress) {
+      token = `toolledger-${++this.#nextToken}`;
+      this.#progress.set(token, limits.onprogress);
+      const meta = params?._meta as Record<string, unknown> | undefined;
+      params = { ...params, _meta: { ...meta, progressToken: token } };
+    }
     try {
       const request = params === undefined ? { method } : { method, params };
       return (await this.#client.request(request, schema, {
@@ -207,6 +284,8 @@ export class ExtensionConnection {
       })) as z.infer<S>;
     } catch (error) {
       throw this.#translate(error, method, limits);
+    } finally {
+      if (token !== undefined) this.#progress.delete(token);
     }
   }
 

@@ -4,6 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   type InitializeRequest,
   InitializeRequestSchema,
   type InitializeResult,
@@ -14,12 +15,25 @@ import {
   ENABLE_TOOLS_NAME,
   EVENT_SCHEMA_VERSION,
   evolve,
+  getExtension,
   type McpTool,
   modelView,
   type State,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
+import {
+  type DownstreamExtra,
+  GatewayHub,
+  type ProgressRelay,
+  ProtocolError,
+  toProtocolError,
+} from "./_gatewayHub.js";
 import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { coalesceWrites, useLineBuffer } from "./_lineBuffer.js";
+import { rememberJson } from "./_nodeHttpTransport.js";
+import { relayCatalog } from "./_relayCatalog.js";
+import { relayLogging } from "./_relayLogging.js";
+import { relayServerRequests } from "./_relaySampling.js";
 import { AdapterError } from "./adapterError.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import type { ToolledgerHost } from "./host.js";
@@ -35,7 +49,22 @@ export interface GatewayOptions {
   conversation?: Omit<ConversationOptions, "client" | "protocolVersion" | "transport">;
   /** Told when a downstream session's conversation opens and when it closes. */
   onConversation?: (change: { type: "opened" | "closed"; conversation: Conversation }) => void;
+  /** Timeout of a request relayed to a server (prompts/get, resources/read…). Default 60 s. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * G1: what the gateway declares. Servers can be added after a client connected, and a
+ * client's capabilities are fixed at its handshake, so everything the gateway can relay is
+ * declared whether or not a server offers it now (an empty list is the honest answer then).
+ */
+export const GATEWAY_CAPABILITIES = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  logging: {},
+} as const;
 
 export interface HttpGatewayOptions extends GatewayOptions {
   /** Default 127.0.0.1 (loopback only). */
@@ -55,7 +84,31 @@ export interface HttpGateway extends Gateway {
   url: URL;
 }
 
-const viewCache = new WeakMap<State, { tools: McpTool[]; signature: string }>();
+interface View {
+  tools: McpTool[];
+  signature: string;
+}
+
+/**
+ * The served list depends on the registry (extensions, collisions), the deferral config and
+ * the enabled set only. A call (C4) folds two events into a new State that keeps all four,
+ * so the view is cached by them, not by the State: rebuilding and serialising the list on
+ * every call event was most of a relayed call's cost.
+ */
+const viewCache = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, View>>>>();
+
+function viewSlot(state: State): WeakMap<object, View> {
+  return level(level(level(viewCache, state.extensions), state.collisions), state.deferral);
+}
+
+function level<T extends WeakKey>(map: WeakMap<object, T>, key: object): T {
+  let next = map.get(key);
+  if (next === undefined) {
+    next = new WeakMap() as unknown as T;
+    map.set(key, next);
+  }
+  return next;
+}
 
 /**
  * The model view as the gateway serves it (D4): the eager tools plus `enable_tools`, whose
@@ -66,8 +119,9 @@ export function gatewayTools(state: State): McpTool[] {
   return gatewayView(state).tools;
 }
 
-function gatewayView(state: State): { tools: McpTool[]; signature: string } {
-  const cached = viewCache.get(state);
+function gatewayView(state: State): View {
+  const slot = viewSlot(state);
+  const cached = slot.get(state.enabled);
   if (cached) return cached;
   const view = modelView(state);
   const tools = view.tools.map((tool) =>
@@ -79,7 +133,8 @@ function gatewayView(state: State): { tools: McpTool[]; signature: string } {
       : tool,
   );
   const entry = { tools, signature: JSON.stringify(tools) };
-  viewCache.set(state, entry);
+  rememberJson(tools, entry.signature);
+  slot.set(state.enabled, entry);
   return entry;
 }
 
@@ -112,10 +167,13 @@ export function createGatewayServer(
   const prompt = fixed
     ? modelView(fixed.state).systemPrompt
     : handshakePrompt(host.state, options.conversation?.deferral);
+  const instructions = gatewayInstructions(host, prompt);
   const server = new Server(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
-    { capabilities: { tools: { listChanged: true } }, ...(prompt ? { instructions: prompt } : {}) },
+    { capabilities: GATEWAY_CAPABILITIES, ...(instructions ? { instructions } : {}) },
   );
+  const hub = GatewayHub.for(host, report, options.requestTimeoutMs);
+  const peer = hub.attach(server, relayServerRequests);
   let protocolVersion: string | null = null;
   const sdkInitialize = (
     server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> }
@@ -144,7 +202,9 @@ export function createGatewayServer(
       }
       subscription = c.state$
         .pipe(
-          map((state) => gatewayView(state).signature),
+          map(gatewayView),
+          distinctUntilChanged(),
+          map((view) => view.signature),
           distinctUntilChanged(),
           skip(1),
         )
@@ -172,19 +232,39 @@ export function createGatewayServer(
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
-      const { name, arguments: args } = request.params;
+      const { name, arguments: args, _meta } = request.params;
       const c = await conversation();
+      let end: (() => void) | undefined;
+      const relay = _meta ? relayedMeta(hub, extra, _meta) : null;
       try {
-        const outcome = await c.callTool(name, args ?? {}, { signal: extra.signal });
-        if (!outcome.ok) return errorResult(outcome.error.message);
+        const outcome = await c.callTool(name, args ?? {}, {
+          signal: extra.signal,
+          ...relay?.options,
+          onStart: (extension) => {
+            end = hub.track(peer, extension, extra);
+          },
+        });
+        if (!outcome.ok) {
+          // G2: a name that is no tool is a protocol error; a refusal the model can act on is a tool result.
+          if (outcome.error.code === "UNKNOWN_TOOL")
+            throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
+          return errorResult(outcome.error.message);
+        }
+        await relay?.progress?.flush();
         return outcome.result as CallToolResult;
       } catch (error) {
+        // G2: the server's own JSON-RPC error passes through as it would directly.
+        if (error instanceof AdapterError && error.serverAnswered) throw toProtocolError(error);
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
         if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
         throw error;
+      } finally {
+        end?.();
       }
     },
   );
+  relayLogging(hub, peer);
+  const stopCatalog = relayCatalog(hub, peer);
   return {
     server,
     conversation,
@@ -192,6 +272,8 @@ export function createGatewayServer(
       if (disposed) return;
       disposed = true;
       subscription?.unsubscribe();
+      stopCatalog();
+      hub.detach(peer);
       if (fixed || !opening) return;
       const c = await opening.catch(() => null);
       if (c) {
@@ -200,6 +282,54 @@ export function createGatewayServer(
       }
     },
   };
+}
+
+/**
+ * G1: the progress token is re-minted upstream and the server's progress relayed with the
+ * client's token; every other `_meta` entry goes up as sent. Nothing is paid without them.
+ */
+function relayedMeta(
+  hub: GatewayHub,
+  extra: DownstreamExtra,
+  meta: Record<string, unknown>,
+): {
+  progress: ProgressRelay | null;
+  options: { onprogress?: ProgressRelay["onprogress"]; meta?: Record<string, unknown> };
+} {
+  const { progressToken, ...rest } = meta;
+  const progress =
+    typeof progressToken === "string" || typeof progressToken === "number"
+      ? hub.progressRelay(extra, progressToken)
+      : null;
+  return {
+    progress,
+    options: {
+      ...(progress ? { onprogress: progress.onprogress } : {}),
+      ...(Object.keys(rest).length > 0 ? { meta: rest } : {}),
+    },
+  };
+}
+
+/**
+ * G1: each connected server's instructions, after the deferral prompt (D4). A single source
+ * is passed on verbatim, so a gateway in front of one server says what that server says.
+ */
+export function gatewayInstructions(
+  host: ToolledgerHost,
+  prompt: string | null = null,
+): string | undefined {
+  const parts: string[] = prompt ? [prompt] : [];
+  const servers = host
+    .extensions()
+    .filter((e) => getExtension(host.state, e.key)?.hidden === false)
+    .map((e) => ({ name: e.name, text: host.connection(e.key)?.instructions }))
+    .filter(
+      (s): s is { name: string; text: string } =>
+        typeof s.text === "string" && s.text.trim() !== "",
+    );
+  if (parts.length === 0 && servers.length === 1) return servers[0]!.text;
+  for (const s of servers) parts.push(`## ${s.name}\n\n${s.text}`);
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
 
 /** The instructions a new client gets at the handshake: its conversation's deferred-tools section. */
@@ -226,7 +356,11 @@ export async function serveGatewayStdio(
   options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
 ): Promise<Gateway> {
   const downstream = createGatewayServer(source, "stdio", options);
-  await downstream.server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  const stdout = options.stdout ?? process.stdout;
+  coalesceWrites(stdout);
+  const transport = new StdioServerTransport(options.stdin, stdout);
+  useLineBuffer(transport);
+  await downstream.server.connect(transport);
   return {
     async close(reason = "gateway stopped") {
       await downstream.dispose(reason);
@@ -266,6 +400,7 @@ export async function serveGatewayHttp(
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.path ? { path: options.path } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
+      transport: "node",
     },
   );
   return {

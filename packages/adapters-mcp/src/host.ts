@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { hostname as machineName } from "node:os";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   type Command,
   type Diagnostic,
   diagnostics,
   type EventStore,
+  getExtension,
   InMemoryEventStore,
   initialState,
   type ListToolsOptions,
@@ -21,7 +23,13 @@ import type { Observable } from "rxjs";
 import { Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "./adapterError.js";
 import { configFingerprint, type ExtensionConfig } from "./extensionConfig.js";
-import { ExtensionConnection, type ToolCallResult } from "./extensionConnection.js";
+import {
+  ExtensionConnection,
+  type RequestLimits,
+  type ToolCallResult,
+  type UpstreamMessage,
+} from "./extensionConnection.js";
+import { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 import { fetchTools } from "./fetchTools.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
@@ -71,7 +79,26 @@ export interface AddResult {
 export interface UpstreamCallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** G1: the server's progress reports; only with it is a progress token sent up. */
+  onprogress?: RequestLimits["onprogress"];
+  /** G1: the request's other `_meta` entries, passed up as sent. */
+  meta?: Record<string, unknown>;
 }
+
+/** G1: a notification an extension's server sent, other than tools/list_changed. */
+export interface UpstreamNotification extends UpstreamMessage {
+  /** The extension's key. */
+  extension: string;
+}
+
+/** G1: answers a request an extension's server sent (sampling, elicitation). */
+export type UpstreamRequestHandler = (
+  extension: string,
+  request: UpstreamMessage,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
+
+type CatalogList = "prompts" | "resources";
 
 interface Entry {
   config: ExtensionConfig;
@@ -106,6 +133,8 @@ export class ToolledgerHost {
   readonly state$: Observable<State>;
   /** Failures in background work (list_changed handling, refetches, crash reports). */
   readonly errors$: Observable<AdapterError>;
+  /** G1: log messages, resource updates and other notifications from the extensions' servers. */
+  readonly upstreamNotifications$: Observable<UpstreamNotification>;
   /** The machine's name as recorded in HostStarted. */
   readonly hostname: string;
   readonly options: Readonly<{
@@ -120,6 +149,9 @@ export class ToolledgerHost {
 
   readonly #writer: StreamWriter;
   readonly #errors = new Subject<AdapterError>();
+  readonly #upstreamNotifications = new Subject<UpstreamNotification>();
+  #upstreamRequestHandler: UpstreamRequestHandler | null = null;
+  readonly #listTimers = new Map<string, NodeJS.Timeout>();
   readonly #entries = new Map<string, Entry>();
   #refreshTimer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | null = null;
@@ -144,6 +176,7 @@ export class ToolledgerHost {
     this.events$ = writer.events$;
     this.state$ = writer.state$;
     this.errors$ = this.#errors.asObservable();
+    this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
   }
 
   /**
@@ -258,8 +291,10 @@ export class ToolledgerHost {
     const stale = new Set(staleExtensions(this.state));
     await Promise.all(
       results
-        .filter((r, i) => r.ok && keys[i] !== null && !stale.has(r.key))
-        .map((r) => this.#fetchOne(r.key)),
+        .filter((r, i) => r.ok && keys[i] !== null)
+        .map((r) =>
+          Promise.all([stale.has(r.key) ? null : this.#fetchOne(r.key), this.#fetchLists(r.key)]),
+        ),
     );
     await this.refresh();
     return results;
@@ -290,7 +325,7 @@ export class ToolledgerHost {
     await this.#retire(entry);
     await this.#connect(key);
     // Its latest fetch may be at the current version (a recorded crash), so fetch regardless.
-    await this.#fetchOne(key);
+    await Promise.all([this.#fetchOne(key), this.#fetchLists(key)]);
     await this.refresh();
   }
 
@@ -334,8 +369,13 @@ export class ToolledgerHost {
 
   /** Resolves once pending list_changed work and refetches are done. */
   async settled(): Promise<void> {
-    while (this.#refreshTimer !== undefined || this.#refreshing || this.#background.size > 0) {
-      if (this.#refreshTimer !== undefined)
+    while (
+      this.#refreshTimer !== undefined ||
+      this.#listTimers.size > 0 ||
+      this.#refreshing ||
+      this.#background.size > 0
+    ) {
+      if (this.#refreshTimer !== undefined || this.#listTimers.size > 0)
         await new Promise((r) => setTimeout(r, this.options.refetchDebounceMs));
       await Promise.allSettled([this.#refreshing, ...this.#background]);
     }
@@ -361,6 +401,108 @@ export class ToolledgerHost {
     // The extension may have been removed or replaced while the fetch ran.
     if (this.#entries.get(key)?.connection !== connection) return;
     await this.#execute(() => command);
+  }
+
+  /**
+   * G1: fetches an extension's prompt and resource lists (those its server declared) until a
+   * fetch is not overtaken by a list change, so the recorded list is the server's latest.
+   */
+  async #fetchLists(key: string, only?: CatalogList): Promise<void> {
+    const connection = this.#entries.get(key)?.connection;
+    if (!connection || connection.closed) return;
+    const caps = connection.capabilities;
+    const lists: CatalogList[] = [];
+    if (caps.prompts && only !== "resources") lists.push("prompts");
+    if (caps.resources && only !== "prompts") lists.push("resources");
+    await Promise.all(lists.map((list) => this.#fetchList(key, connection, list)));
+  }
+
+  async #fetchList(key: string, connection: ExtensionConnection, list: CatalogList): Promise<void> {
+    const limits = {
+      requestTimeoutMs: this.options.requestTimeoutMs,
+      maxPages: this.options.maxPages,
+    };
+    for (let round = 0; round < 10; round++) {
+      const startedAtVersion = this.#listVersion(key, list);
+      let command: Command;
+      try {
+        command =
+          list === "prompts"
+            ? {
+                type: "RecordPrompts",
+                extension: key,
+                startedAtVersion,
+                prompts: await fetchPrompts(connection, limits),
+              }
+            : {
+                type: "RecordResources",
+                extension: key,
+                startedAtVersion,
+                ...(await fetchResources(connection, limits)),
+              };
+      } catch (error) {
+        const e = asAdapterError(error);
+        if (e.code === "SESSION_CLOSED" || connection.closed) return;
+        command =
+          list === "prompts"
+            ? {
+                type: "RecordPrompts",
+                extension: key,
+                startedAtVersion,
+                prompts: [],
+                error: e.message,
+              }
+            : {
+                type: "RecordResources",
+                extension: key,
+                startedAtVersion,
+                resources: [],
+                resourceTemplates: [],
+                error: e.message,
+              };
+      }
+      if (this.#entries.get(key)?.connection !== connection) return;
+      await this.#execute(() => command);
+      if (this.#listVersion(key, list) === startedAtVersion) return;
+    }
+  }
+
+  #listVersion(key: string, list: CatalogList): number {
+    const catalog = getExtension(this.state, key)?.catalog;
+    return (
+      (list === "prompts" ? catalog?.promptsList.version : catalog?.resourcesList.version) ?? 0
+    );
+  }
+
+  /** G1: a prompt or resource list change invalidates that list now; the refetch waits for the burst to end. */
+  #onCatalogChanged(key: string, connection: ExtensionConnection, list: CatalogList): void {
+    if (this.#closed || this.#entries.get(key)?.connection !== connection) return;
+    this.#track(
+      this.#execute(() => ({
+        type: list === "prompts" ? "InvalidatePrompts" : "InvalidateResources",
+        extension: key,
+      })),
+    );
+    const timerKey = `${list}\u0000${key}`;
+    clearTimeout(this.#listTimers.get(timerKey));
+    this.#listTimers.set(
+      timerKey,
+      setTimeout(() => {
+        this.#listTimers.delete(timerKey);
+        if (!this.#closed) this.#track(this.#fetchLists(key, list));
+      }, this.options.refetchDebounceMs),
+    );
+  }
+
+  /** G1: the live connection of an extension (name or key), for relaying requests to its server. */
+  connection(nameOrKey: string): ExtensionConnection | undefined {
+    const connection = this.#entries.get(nameToKey(nameOrKey))?.connection;
+    return connection && !connection.closed ? connection : undefined;
+  }
+
+  /** G1: who answers sampling and elicitation requests from the servers (the gateway). */
+  setUpstreamRequestHandler(handler: UpstreamRequestHandler | null): void {
+    this.#upstreamRequestHandler = handler;
   }
 
   // ---- queries ------------------------------------------------------------------------
@@ -400,10 +542,16 @@ export class ToolledgerHost {
       );
     }
     try {
-      return await connection.callTool(rawName, args, {
-        timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      return await connection.callTool(
+        rawName,
+        args,
+        {
+          timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        },
+        options.meta,
+      );
     } catch (error) {
       const e = asAdapterError(error);
       if (e.code === "REQUEST_TIMEOUT" || (e.code === "PROTOCOL_ERROR" && !e.serverAnswered)) {
@@ -440,10 +588,13 @@ export class ToolledgerHost {
     this.#closed = true;
     clearTimeout(this.#refreshTimer);
     this.#refreshTimer = undefined;
+    for (const timer of this.#listTimers.values()) clearTimeout(timer);
+    this.#listTimers.clear();
     await Promise.allSettled([...this.#entries.values()].map((e) => this.#retire(e)));
     await Promise.allSettled([this.#refreshing, ...this.#background]);
     await this.#writer.finish();
     this.#errors.complete();
+    this.#upstreamNotifications.complete();
   }
 
   // ---- internals ----------------------------------------------------------------------
@@ -457,6 +608,23 @@ export class ToolledgerHost {
         connectTimeoutMs: this.options.connectTimeoutMs,
         onListChanged: () => this.#onListChanged(key, connection),
         onLost: (reason) => this.#onLost(key, connection, reason),
+        onNotification: (n) => {
+          if (n.method === "notifications/prompts/list_changed")
+            this.#onCatalogChanged(key, connection, "prompts");
+          else if (n.method === "notifications/resources/list_changed")
+            this.#onCatalogChanged(key, connection, "resources");
+          this.#upstreamNotifications.next({ extension: key, ...n });
+        },
+        onRequest: (request, signal) => {
+          const handler = this.#upstreamRequestHandler;
+          if (!handler) {
+            throw new McpError(
+              ErrorCode.MethodNotFound,
+              `${request.method} is not supported: no client is connected to relay it to`,
+            );
+          }
+          return handler(key, request, signal);
+        },
       });
     } catch (error) {
       const e = asAdapterError(error);
@@ -507,14 +675,40 @@ export class ToolledgerHost {
     if (this.#closed || entry?.connection !== connection) return;
     entry.connection = null;
     entry.reason = reason;
+    const error = `extension ${JSON.stringify(entry.config.name)} is unavailable: ${reason}`;
     this.#track(
       this.#execute((state) => ({
         type: "RecordFetchFailure",
         extension: key,
         startedAtVersion: state.version,
-        error: `extension ${JSON.stringify(entry.config.name)} is unavailable: ${reason}`,
+        error,
       })),
     );
+    // G1: its prompts and resources leave the lists with its tools.
+    const catalog = getExtension(this.state, key)?.catalog;
+    if (catalog?.promptsList.status === "ok") {
+      this.#track(
+        this.#execute(() => ({
+          type: "RecordPrompts",
+          extension: key,
+          startedAtVersion: this.#listVersion(key, "prompts"),
+          prompts: [],
+          error,
+        })),
+      );
+    }
+    if (catalog?.resourcesList.status === "ok") {
+      this.#track(
+        this.#execute(() => ({
+          type: "RecordResources",
+          extension: key,
+          startedAtVersion: this.#listVersion(key, "resources"),
+          resources: [],
+          resourceTemplates: [],
+          error,
+        })),
+      );
+    }
   }
 
   /** Background work: its failures go to `errors$`, and `settled()`/`close()` wait for it. */

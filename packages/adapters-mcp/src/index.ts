@@ -29,12 +29,17 @@ export {
   type RequestLimits,
   type ToolCallResult,
   type ToolsPage,
+  UPSTREAM_CLIENT_CAPABILITIES,
+  type UpstreamMessage,
 } from "./extensionConnection.js";
+export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
 export {
   createGatewayServer,
+  GATEWAY_CAPABILITIES,
   type Gateway,
   type GatewayOptions,
+  gatewayInstructions,
   gatewayTools,
   type HttpGateway,
   type HttpGatewayOptions,
@@ -51,6 +56,8 @@ export {
   openHost,
   ToolledgerHost,
   type UpstreamCallOptions,
+  type UpstreamNotification,
+  type UpstreamRequestHandler,
 } from "./host.js";
 export {
   exampleServers,

@@ -13,6 +13,7 @@ export const SERVER_NAMES = [
   "appOnly",
   "cursorLoop",
   "http",
+  "reference",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

@@ -53,6 +53,15 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.dim("ignored:")} ${c.reason}`;
     case "list_changed":
       return `${c.extension} said tools/list_changed`;
+    case "catalog_changed":
+      return `${c.extension}'s ${c.list}: ${[
+        ...(c.added.length > 0 ? [`${style.green("+")} ${list(c.added)}`] : []),
+        ...(c.removed.length > 0 ? [`${style.red("-")} ${list(c.removed)}`] : []),
+      ].join("; ")}`;
+    case "catalog_invalidated":
+      return `${c.extension}'s ${c.list} changed on the server (list_changed); refetch pending`;
+    case "catalog_fetch_failed":
+      return `${style.red("!")} fetching ${c.extension}'s ${c.list} failed: ${c.error}`;
     case "host_started":
       return `host ${c.hostname} started${c.run > 1 ? ` (run ${c.run}: a resume)` : ""}`;
     case "conversation_started":

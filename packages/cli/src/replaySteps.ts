@@ -40,6 +40,20 @@ export type Change =
   | { kind: "enable_failed"; callId: string; code: string; message: string }
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string }
   | { kind: "ignored"; reason: string }
+  | {
+      kind: "catalog_changed";
+      extension: string;
+      list: "prompts" | "resources";
+      added: string[];
+      removed: string[];
+    }
+  | { kind: "catalog_invalidated"; extension: string; list: "prompts" | "resources" }
+  | {
+      kind: "catalog_fetch_failed";
+      extension: string;
+      list: "prompts" | "resources";
+      error: string;
+    }
   | { kind: "host_started"; hostname: string; run: number }
   | { kind: "list_changed"; extension: string }
   | {
@@ -148,6 +162,7 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     if (b && b.fetch.status === "failed" && a?.fetch !== b.fetch) {
       changes.push({ kind: "fetch_failed", extension: key, error: b.fetch.error ?? "" });
     }
+    if (b) catalogChanges(key, a, b, changes);
     if (a && b) toolChanges(key, a, b, changes);
     else if (b && b.tools.length > 0)
       changes.push({
@@ -344,4 +359,54 @@ function toolChanges(key: string, a: ExtensionState, b: ExtensionState, out: Cha
 
 function own<T>(rec: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(rec, key) ? rec[key] : undefined;
+}
+
+/** G1: what a client listing prompts and resources through the gateway would see change. */
+function catalogChanges(
+  key: string,
+  a: ExtensionState | undefined,
+  b: ExtensionState,
+  changes: Change[],
+): void {
+  const was = a?.catalog;
+  const now = b.catalog;
+  if (!now || was === now) return;
+  const lists = [
+    {
+      list: "prompts" as const,
+      before: was?.promptsList,
+      after: now.promptsList,
+      names: (c: typeof now | undefined) => c?.prompts.map((p) => p.publicName) ?? [],
+    },
+    {
+      list: "resources" as const,
+      before: was?.resourcesList,
+      after: now.resourcesList,
+      names: (c: typeof now | undefined) => [
+        ...(c?.resources.map((r) => r.uri) ?? []),
+        ...(c?.resourceTemplates.map((t) => t.uriTemplate) ?? []),
+      ],
+    },
+  ];
+  for (const { list, before, after, names } of lists) {
+    if (before === after) continue;
+    if (after.version !== (before?.version ?? 0)) {
+      changes.push({ kind: "catalog_invalidated", extension: key, list });
+      continue;
+    }
+    if (after.status === "failed" && after.fetchedVersion !== before?.fetchedVersion) {
+      changes.push({
+        kind: "catalog_fetch_failed",
+        extension: key,
+        list,
+        error: after.error ?? "",
+      });
+    }
+    const old = new Set(names(was));
+    const cur = new Set(names(now));
+    const added = [...cur].filter((n) => !old.has(n)).sort(compareBytes);
+    const removed = [...old].filter((n) => !cur.has(n)).sort(compareBytes);
+    if (added.length > 0 || removed.length > 0)
+      changes.push({ kind: "catalog_changed", extension: key, list, added, removed });
+  }
 }

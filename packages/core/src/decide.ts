@@ -9,6 +9,9 @@ import {
   type DeferralMode,
   type EnableError,
   EVENT_SCHEMA_VERSION,
+  type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
   type McpTool,
   type ToolledgerEvent,
 } from "./events.js";
@@ -45,6 +48,23 @@ export type Command = Timed &
     | { type: "EnableTools"; callId: string; names: string[] }
     | { type: "Compact" }
     | { type: "Clear" }
+    | { type: "InvalidatePrompts"; extension: string }
+    | { type: "InvalidateResources"; extension: string }
+    | {
+        type: "RecordPrompts";
+        extension: string;
+        startedAtVersion: number;
+        prompts: McpPrompt[];
+        error?: string;
+      }
+    | {
+        type: "RecordResources";
+        extension: string;
+        startedAtVersion: number;
+        resources: McpResource[];
+        resourceTemplates: McpResourceTemplate[];
+        error?: string;
+      }
     | { type: "StartHost"; hostname: string; pid?: number; toolledgerVersion?: string }
     | ({ type: "StartConversation" } & ConversationOpening)
     | ({ type: "ResumeConversation" } & ConversationOpening)
@@ -123,13 +143,50 @@ export function decide(state: State, command: Command): Decision {
     case "RemoveExtension":
     case "InvalidateTools":
     case "RecordFetch":
-    case "RecordFetchFailure": {
+    case "RecordFetchFailure":
+    case "InvalidatePrompts":
+    case "InvalidateResources":
+    case "RecordPrompts":
+    case "RecordResources": {
       const key = nameToKey(command.extension);
       if (!hget(state.extensions, key)) {
         return rejected(
           "UNKNOWN_EXTENSION",
           `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
         );
+      }
+      if (command.type === "InvalidatePrompts")
+        return accepted([{ type: "PromptsInvalidated", v, ...at, extension: key }]);
+      if (command.type === "InvalidateResources")
+        return accepted([{ type: "ResourcesInvalidated", v, ...at, extension: key }]);
+      const error =
+        "error" in command && command.error !== undefined ? { error: command.error } : {};
+      if (command.type === "RecordPrompts") {
+        return accepted([
+          {
+            type: "PromptsFetched",
+            v,
+            ...at,
+            extension: key,
+            startedAtVersion: command.startedAtVersion,
+            prompts: command.prompts,
+            ...error,
+          },
+        ]);
+      }
+      if (command.type === "RecordResources") {
+        return accepted([
+          {
+            type: "ResourcesFetched",
+            v,
+            ...at,
+            extension: key,
+            startedAtVersion: command.startedAtVersion,
+            resources: command.resources,
+            resourceTemplates: command.resourceTemplates,
+            ...error,
+          },
+        ]);
       }
       if (command.type === "RemoveExtension")
         return accepted([{ type: "ExtensionRemoved", v, ...at, extension: key }]);

@@ -1,5 +1,6 @@
 import { hget, hkeys } from "./_hashDict.js";
 import { winnerOf } from "./_registry.js";
+import { catalog } from "./catalog.js";
 import type { Anomaly } from "./events.js";
 import type { State } from "./state.js";
 
@@ -17,7 +18,22 @@ export type Diagnostic =
   | { kind: "rejected_tool"; extension: string; rawName: string; reason: string; message: string }
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string; message: string }
   | { kind: "unknown_always_load"; name: string; message: string }
-  | { kind: "ignored_event"; type: string; reason: string; message: string };
+  | { kind: "ignored_event"; type: string; reason: string; message: string }
+  | {
+      kind: "catalog_conflict";
+      what: "prompt" | "resource" | "resource_template";
+      name: string;
+      winner: string;
+      losers: string[];
+      message: string;
+    }
+  | {
+      kind: "list_fetch_failed";
+      extension: string;
+      list: "prompts" | "resources";
+      error: string;
+      message: string;
+    };
 
 const anomalyText: Record<Anomaly["kind"], string> = {
   response_without_request: "an enable_tools response had no request",
@@ -69,6 +85,7 @@ export function diagnostics(state: State): Diagnostic[] {
       });
     }
   }
+  out.push(...catalogDiagnostics(state));
   for (const name of unknownAlwaysLoad(state)) {
     out.push({
       kind: "unknown_always_load",
@@ -103,4 +120,38 @@ export function unknownAlwaysLoad(state: State): string[] {
     // A hidden tool counts as unknown: R8 keeps it out of what users and the model see.
     return tool === undefined || hget(state.extensions, tool.owner)?.hidden === true;
   });
+}
+
+/** G1: prompt names and resource URIs offered twice (the first in R10 order serves them), failed list fetches. */
+function catalogDiagnostics(state: State): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const c of catalog(state).conflicts) {
+    const [winner, ...losers] = c.owners;
+    out.push({
+      kind: "catalog_conflict",
+      what: c.kind,
+      name: c.name,
+      winner: winner!,
+      losers,
+      message: `${c.kind.replace("_", " ")} ${c.name} is offered by ${c.owners.join(", ")}; ${winner} serves it, ${losers.join(", ")} ${losers.length === 1 ? "is" : "are"} not reached for it`,
+    });
+  }
+  for (const key of hkeys(state.extensions).sort()) {
+    const ext = hget(state.extensions, key)!;
+    if (ext.hidden || !ext.catalog) continue;
+    for (const [list, status] of [
+      ["prompts", ext.catalog.promptsList],
+      ["resources", ext.catalog.resourcesList],
+    ] as const) {
+      if (status.status !== "failed") continue;
+      out.push({
+        kind: "list_fetch_failed",
+        extension: key,
+        list,
+        error: status.error ?? "",
+        message: `fetching the ${list} of ${key} failed: ${status.error}`,
+      });
+    }
+  }
+  return out;
 }

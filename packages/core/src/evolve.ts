@@ -1,3 +1,4 @@
+import { evolveCatalog } from "./_evolveCatalog.js";
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
 import { updateCollisions } from "./_registry.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
@@ -15,6 +16,10 @@ import type {
   ExtensionRemoved,
   HostStarted,
   McpTool,
+  PromptsFetched,
+  PromptsInvalidated,
+  ResourcesFetched,
+  ResourcesInvalidated,
   ToolCallFinished,
   ToolCallStarted,
   ToolledgerEvent,
@@ -63,6 +68,11 @@ export function evolve(state: State, event: ToolledgerEvent): State {
       return compacted(state, event);
     case "Cleared":
       return cleared(state);
+    case "PromptsInvalidated":
+    case "PromptsFetched":
+    case "ResourcesInvalidated":
+    case "ResourcesFetched":
+      return catalogChanged(state, event);
     case "HostStarted":
       return hostStarted(state, event);
     case "ConversationStarted":
@@ -277,6 +287,18 @@ function cleared(state: State): State {
     return state;
   }
   return update(state, { enabled: [], pending: [], answered: emptyHashDict() });
+}
+
+/** G1: an extension's prompt or resource list; never touches tools or the cache version. */
+function catalogChanged(
+  state: State,
+  e: PromptsInvalidated | PromptsFetched | ResourcesInvalidated | ResourcesFetched,
+): State {
+  const key = nameToKey(e.extension);
+  const ext = hget(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  const next = evolveCatalog(ext, e, state.ownerMetaKey);
+  return next === ext ? state : update(state, { extensions: hset(state.extensions, key, next) });
 }
 
 /** C1: a host run began; the registry itself is untouched. */

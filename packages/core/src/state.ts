@@ -5,6 +5,9 @@ import type {
   CallOutcome,
   ConversationClient,
   DeferralMode,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
   McpTool,
   PendingRequest,
 } from "./events.js";
@@ -66,6 +69,35 @@ export interface ExtensionState {
   rejected: readonly RejectedTool[];
   staleFetches: number;
   lastStaleFetch: { startedAtVersion: number; version: number } | null;
+  /** G1: the extension's prompts and resources; absent until one of their events arrives. */
+  catalog?: ExtensionCatalog;
+}
+
+/** A prompt as registered: named like a tool (R3), owner metadata like a tool's (R4). */
+export interface RegisteredPrompt {
+  publicName: string;
+  rawName: string;
+  owner: string;
+  prompt: McpPrompt;
+}
+
+/** One of an extension's lists (prompts, resources) and its own version counter. */
+export interface ListStatus {
+  /** Bumped by every invalidation (the extension's `list_changed`). */
+  version: number;
+  /** The version the applied fetch started at; null before any. */
+  fetchedVersion: number | null;
+  status: "never" | "ok" | "failed";
+  error: string | null;
+  staleFetches: number;
+}
+
+export interface ExtensionCatalog {
+  prompts: readonly RegisteredPrompt[];
+  promptsList: ListStatus;
+  resources: readonly McpResource[];
+  resourceTemplates: readonly McpResourceTemplate[];
+  resourcesList: ListStatus;
 }
 
 /** C1: the host run whose registry stream this state folded (HostStarted). */

@@ -1,0 +1,163 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { serverScriptPath } from "@toolledger/adapters-mcp";
+import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
+import { interleave, timeMsAsync } from "./interleave.js";
+import { alternateBlocks, gatewayScript, stdioClient } from "./mcpClients.js";
+import { scratchDir } from "./scratchDir.js";
+import { percentile } from "./stats.js";
+
+// 10 MB: the SDK's stdio transports refuse a message over 10 MiB on either side.
+const BIG = 10_000_000;
+const NOTIFICATIONS = 1000;
+const within = { op: "<=", value: 1.5 } as const;
+
+/** Peak resident set (VmHWM) of a process, in MiB; null where /proc is not there. */
+function peakRssMiB(pid: number | null | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    // Not Linux, or the process is gone: the row says "n/a" instead of a number.
+    return null;
+  }
+}
+
+/**
+ * Benchmark 9 (G1): what the relays cost. 9a a 10 MB tool result and 9b a stream of 1,000
+ * progress notifications, through the gateway (stdio) against the same calls straight to the
+ * shipped reference server, with the gateway's peak RSS; 9c a plain call against the same call
+ * with a progress token armed, the relay's price for a call that could use it.
+ */
+export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
+  const names = {
+    big: "10 MB tool result, gateway (stdio) vs direct",
+    progress: "1,000 progress notifications in one call, gateway (stdio) vs direct",
+    armed: "tools/call with a progress token armed vs without, through the gateway",
+  };
+  let reference: string;
+  try {
+    reference = serverScriptPath("reference");
+  } catch (error) {
+    const why = `the reference server is not built: ${errorLine(error)}`;
+    return [
+      notRun("9a", names.big, "direct", why, within),
+      notRun("9b", names.progress, "direct", why, within),
+      notRun("9c", names.armed, "without", why),
+    ];
+  }
+  const tmp = scratchDir("relays");
+  const clients: Client[] = [];
+  try {
+    const config = join(tmp.dir, "gateway.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        extensions: [
+          {
+            type: "stdio",
+            name: "reference",
+            command: process.execPath,
+            args: [reference],
+            exposeUnprefixed: true,
+          },
+        ],
+      }),
+    );
+    const gateway = await stdioClient([gatewayScript(), config]);
+    const direct = await stdioClient([reference]);
+    clients.push(gateway, direct);
+    const gatewayPid = (gateway.transport as StdioClientTransport | undefined)?.pid;
+
+    const big = (c: Client) => async () => {
+      const r = (await c.callTool({ name: "big_result", arguments: { bytes: BIG } })) as {
+        content: { text: string }[];
+      };
+      if (r.content[0]?.text.length !== BIG) throw new Error("the 10 MB result arrived cut");
+    };
+    // The SDK client drops the reports it reads in one chunk with the response: directly, a
+    // burst loses many; the gateway pings before the response, so its client must get all.
+    const handled = { gateway: [] as number[], direct: [] as number[] };
+    const stream = (c: Client, side: "gateway" | "direct") => async () => {
+      let seen = 0;
+      await c.request(
+        {
+          method: "tools/call",
+          params: { name: "progress_burst", arguments: { count: NOTIFICATIONS } },
+        },
+        CallToolResultSchema,
+        { onprogress: () => seen++, timeout: 120_000 },
+      );
+      handled[side].push(seen);
+      if (side === "gateway" && seen !== NOTIFICATIONS)
+        throw new Error(
+          `the gateway's client handled ${seen} of ${NOTIFICATIONS} progress reports`,
+        );
+    };
+    const bigTimes = await interleave(
+      { rounds: rounds * 3, warmup: 1 },
+      () => timeMsAsync(big(gateway)),
+      () => timeMsAsync(big(direct)),
+    );
+    const streamTimes = await interleave(
+      { rounds: rounds * 3, warmup: 1 },
+      () => timeMsAsync(stream(gateway, "gateway")),
+      () => timeMsAsync(stream(direct, "direct")),
+    );
+    const rss = peakRssMiB(gatewayPid);
+
+    const plain = () => gateway.callTool({ name: "test_simple_text", arguments: {} });
+    const armed = () =>
+      gateway.request(
+        { method: "tools/call", params: { name: "test_simple_text", arguments: {} } },
+        CallToolResultSchema,
+        { onprogress: () => undefined },
+      );
+    await alternateBlocks(100, 50, armed, plain);
+    const calls = await alternateBlocks(500, 50, armed, plain);
+    const rssNote =
+      rss === null ? "gateway peak RSS n/a" : `gateway peak RSS ${rss.toFixed(0)} MiB`;
+    return [
+      measured({
+        id: "9a",
+        name: names.big,
+        unit: "ms",
+        toolledger: bigTimes.toolledgerMedian,
+        baseline: bigTimes.baselineMedian,
+        baselineName: "SDK client straight to the reference server",
+        target: within,
+        note: rssNote,
+        details: { samples: bigTimes, gatewayPeakRssMiB: rss },
+      }),
+      measured({
+        id: "9b",
+        name: names.progress,
+        unit: "ms",
+        toolledger: streamTimes.toolledgerMedian,
+        baseline: streamTimes.baselineMedian,
+        baselineName: "SDK client straight to the reference server",
+        target: within,
+        note: `${rssNote}; reports handled by the client: gateway ${Math.min(...handled.gateway)}–${Math.max(...handled.gateway)}, direct ${Math.min(...handled.direct)}–${Math.max(...handled.direct)} of ${NOTIFICATIONS}`,
+        details: { samples: streamTimes, gatewayPeakRssMiB: rss, handled },
+      }),
+      measured({
+        id: "9c",
+        name: names.armed,
+        unit: "ms p50",
+        toolledger: percentile(calls.a, 50),
+        baseline: percentile(calls.b, 50),
+        baselineName: "the same call without _meta",
+        note: "a plain call pays one _meta check and one in-flight record (for routing sampling); see 5c for the whole path against a bare SDK proxy",
+        details: { n: calls.a.length },
+      }),
+    ];
+  } finally {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    tmp.remove();
+  }
+}

@@ -1,0 +1,107 @@
+import type {
+  McpPrompt,
+  PromptsFetched,
+  PromptsInvalidated,
+  ResourcesFetched,
+  ResourcesInvalidated,
+} from "./events.js";
+import type { ExtensionCatalog, ExtensionState, ListStatus, RegisteredPrompt } from "./state.js";
+
+const NEVER: ListStatus = Object.freeze({
+  version: 0,
+  fetchedVersion: null,
+  status: "never",
+  error: null,
+  staleFetches: 0,
+});
+
+export const EMPTY_CATALOG: ExtensionCatalog = Object.freeze({
+  prompts: [],
+  promptsList: NEVER,
+  resources: [],
+  resourceTemplates: [],
+  resourcesList: NEVER,
+});
+
+/**
+ * G1: folds one prompt/resource list event into an extension. Each list has its own version:
+ * an invalidation bumps it, and a fetch that started at an older version is stale and only
+ * counted (the R11 rule, per list, so a prompt change never makes tools stale).
+ */
+export function evolveCatalog(
+  ext: ExtensionState,
+  e: PromptsInvalidated | PromptsFetched | ResourcesInvalidated | ResourcesFetched,
+  ownerMetaKey: string,
+): ExtensionState {
+  const catalog = ext.catalog ?? EMPTY_CATALOG;
+  switch (e.type) {
+    case "PromptsInvalidated":
+      return withCatalog(ext, { ...catalog, promptsList: invalidated(catalog.promptsList) });
+    case "ResourcesInvalidated":
+      return withCatalog(ext, { ...catalog, resourcesList: invalidated(catalog.resourcesList) });
+    case "PromptsFetched": {
+      const list = catalog.promptsList;
+      if (e.startedAtVersion !== list.version)
+        return withCatalog(ext, { ...catalog, promptsList: stale(list) });
+      return withCatalog(ext, {
+        ...catalog,
+        prompts: e.error === undefined ? registerPrompts(ext, e.prompts, ownerMetaKey) : [],
+        promptsList: fetched(list, e.startedAtVersion, e.error),
+      });
+    }
+    case "ResourcesFetched": {
+      const list = catalog.resourcesList;
+      if (e.startedAtVersion !== list.version)
+        return withCatalog(ext, { ...catalog, resourcesList: stale(list) });
+      const ok = e.error === undefined;
+      return withCatalog(ext, {
+        ...catalog,
+        resources: ok ? e.resources : [],
+        resourceTemplates: ok ? e.resourceTemplates : [],
+        resourcesList: fetched(list, e.startedAtVersion, e.error),
+      });
+    }
+  }
+}
+
+function withCatalog(ext: ExtensionState, catalog: ExtensionCatalog): ExtensionState {
+  return { ...ext, catalog };
+}
+
+function invalidated(list: ListStatus): ListStatus {
+  return { ...list, version: list.version + 1 };
+}
+
+function stale(list: ListStatus): ListStatus {
+  return { ...list, staleFetches: list.staleFetches + 1 };
+}
+
+function fetched(list: ListStatus, version: number, error: string | undefined): ListStatus {
+  return {
+    version: list.version,
+    fetchedVersion: version,
+    status: error === undefined ? "ok" : "failed",
+    error: error ?? null,
+    staleFetches: list.staleFetches,
+  };
+}
+
+/** R3/R4 for prompts: `<key>__<name>` unless unprefixed; owner metadata overwritten; first of a repeated name kept. */
+function registerPrompts(
+  ext: ExtensionState,
+  prompts: readonly McpPrompt[],
+  ownerMetaKey: string,
+): RegisteredPrompt[] {
+  const out: RegisteredPrompt[] = [];
+  const seen = new Set<string>();
+  for (const raw of prompts) {
+    const publicName = ext.exposeUnprefixed ? raw.name : `${ext.key}__${raw.name}`;
+    if (seen.has(publicName)) continue;
+    seen.add(publicName);
+    const prompt: McpPrompt = { ...raw };
+    prompt.name = publicName;
+    prompt._meta = { ...raw._meta, [ownerMetaKey]: ext.key };
+    out.push({ publicName, rawName: raw.name, owner: ext.key, prompt });
+  }
+  return out;
+}
