@@ -20,13 +20,19 @@ export interface BenchResult {
   details?: Record<string, unknown>;
 }
 
-/** `ratio <= value` ("at most") or `ratio >= value` ("at least"). */
+/** `ratio <= value` ("at most") or `ratio >= value` ("at least"); with `absolute`, the toolledger figure itself in its unit. */
 export interface Target {
   op: "<=" | ">=" | "<";
   value: number;
+  absolute?: boolean;
 }
 
-export function judge(ratio: number | null, target: Target | null): BenchResult["status"] {
+export function judge(
+  ratio: number | null,
+  target: Target | null,
+  value: number | null = null,
+): BenchResult["status"] {
+  if (target?.absolute) ratio = value;
   if (target === null || ratio === null) return "report";
   const ok =
     target.op === "<="
@@ -62,7 +68,7 @@ export function measured(input: ResultInput): BenchResult {
     baselineName: input.baselineName,
     ratio,
     target,
-    status: judge(ratio, target),
+    status: judge(ratio, target, input.toolledger),
     note: input.note ?? "",
     ...(input.details === undefined ? {} : { details: input.details }),
   };

@@ -10,8 +10,10 @@ function num(x: number | null): string {
   return x.toPrecision(3);
 }
 
-export function formatTarget(t: Target | null): string {
-  return t === null ? "report" : `${t.op === "<=" ? "≤" : t.op === ">=" ? "≥" : "<"} ${t.value}`;
+export function formatTarget(t: Target | null, unit = ""): string {
+  if (t === null) return "report";
+  const op = t.op === "<=" ? "≤" : t.op === ">=" ? "≥" : "<";
+  return t.absolute ? `${op} ${t.value} ${unit}` : `${op} ${t.value}`;
 }
 
 /** The results as one Markdown table, then one note per row that has one. */
@@ -24,7 +26,7 @@ export function formatTable(results: readonly BenchResult[]): string {
     num(r.toolledger),
     num(r.baseline),
     r.ratio === null ? "–" : r.ratio.toFixed(2),
-    formatTarget(r.target),
+    formatTarget(r.target, r.unit),
     r.status,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -19,7 +19,7 @@ const LAG_EVERY_MS = 5;
 export const BENCH_URL_ENV = "TOOLLEDGER_BENCH_PG_URL";
 
 /**
- * Benchmark 10, the PostgreSQL store: (a) appending 100,000 events in batches of 100 against
+ * Benchmark 11, the PostgreSQL store: (a) appending 100,000 events in batches of 100 against
  * raw multi-row INSERTs into the same tables with the same driver; (b) four writer processes
  * at once against one; (c, d) subscription lag from commit to delivery, LISTEN/NOTIFY-woken
  * against the same catch-up loop polling. A throwaway cluster (fsync on, commit timestamps
@@ -44,10 +44,10 @@ export async function postgresStore(
   } catch (error) {
     const why = `@toolledger/store-postgres does not load: ${errorLine(error)}`;
     return [
-      notRun("10a", names.append, raw, why, { op: ">=", value: 0.7 }),
-      notRun("10b", names.writers, "one writer", why),
-      notRun("10c", names.lag50, "polling", why),
-      notRun("10d", names.lag99, "polling", why),
+      notRun("11a", names.append, raw, why, { op: ">=", value: 0.7 }),
+      notRun("11b", names.writers, "one writer", why),
+      notRun("11c", names.lag50, "polling", why),
+      notRun("11d", names.lag99, "polling", why),
     ];
   }
   const given = process.env[BENCH_URL_ENV];
@@ -101,7 +101,7 @@ export async function postgresStore(
     const append = await interleave({ rounds, warmup: 1 }, storeAppend, rawAppend);
     results.push(
       measured({
-        id: "10a",
+        id: "11a",
         name: names.append,
         unit: "events/s",
         toolledger: append.toolledgerMedian,
@@ -113,7 +113,7 @@ export async function postgresStore(
       }),
     );
 
-    // 10b: four processes, 25,000 events each to their own streams, against one process.
+    // 11b: four processes, 25,000 events each to their own streams, against one process.
     const quarter = events.slice(0, events.length / WRITERS);
     const file = join(tmp.dir, "quarter.json");
     writeFileSync(file, JSON.stringify(quarter));
@@ -168,7 +168,7 @@ export async function postgresStore(
     );
     results.push(
       measured({
-        id: "10b",
+        id: "11b",
         name: names.writers,
         unit: "events/s",
         toolledger: parallel.toolledgerMedian,
@@ -179,7 +179,7 @@ export async function postgresStore(
       }),
     );
 
-    // 10c/10d: lag from commit (the server's commit timestamp) to delivery.
+    // 11c/11d: lag from commit (the server's commit timestamp) to delivery.
     const lag = async (woken: boolean) => {
       const target = schema();
       const writer = await store.openPostgresEventStore(url, { schema: target, poolSize: 1 });
@@ -222,13 +222,13 @@ export async function postgresStore(
     const woken = await lag(true);
     const polled = await lag(false);
     for (const [id, p] of [
-      ["10c", 50],
-      ["10d", 99],
+      ["11c", 50],
+      ["11d", 99],
     ] as const) {
       results.push(
         measured({
           id,
-          name: id === "10c" ? names.lag50 : names.lag99,
+          name: id === "11c" ? names.lag50 : names.lag99,
           unit: "ms",
           toolledger: percentile(woken, p),
           baseline: percentile(polled, p),

@@ -19,6 +19,7 @@ import { replayThroughput } from "./replayThroughput.js";
 import { sessionLogOptions } from "./sessionLog.js";
 import { sessionLogFile } from "./sessionLogFile.js";
 import { appendWorkload, sqliteAppendLoad } from "./sqliteAppendLoad.js";
+import { viewRender } from "./viewRender.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
 const args = new Map(
@@ -73,14 +74,15 @@ if (needLog) {
 await step("1", "replay throughput", () => replayThroughput(sessionLog!, rounds));
 await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 1));
 
-const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("10");
+const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("11");
 const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
 await step("9", "gateway relays", () => gatewayRelays(rounds));
-await step("10", "PostgreSQL store", () => postgresStore(3, workload));
+await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
+await step("11", "PostgreSQL store", () => postgresStore(3, workload));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

@@ -20,6 +20,11 @@ export interface HttpHostOptions {
    * test servers): the SDK's StreamableHTTPServerTransport, so they stay an independent baseline.
    */
   transport?: "node" | "sdk";
+  /**
+   * Answers requests for other paths after the same access checks as the MCP endpoint
+   * (e.g. `serve --view`'s pages); resolves false when it does not know the path.
+   */
+  routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 }
 
 type SessionTransport = StreamableHTTPServerTransport | NodeHttpTransport;
@@ -61,8 +66,10 @@ export async function hostMcpOverHttp(
       );
     }
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path)
+    if (url.pathname !== path) {
+      if (options.routes && (await options.routes(req, res, url))) return;
       return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
+    }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     const body = req.method === "POST" ? await readJson(req) : undefined;

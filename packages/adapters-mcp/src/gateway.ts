@@ -28,7 +28,7 @@ import {
   ProtocolError,
   toProtocolError,
 } from "./_gatewayHub.js";
-import { type HttpHost, hostMcpOverHttp } from "./_httpHost.js";
+import { type HttpHost, type HttpHostOptions, hostMcpOverHttp } from "./_httpHost.js";
 import { coalesceWrites, useLineBuffer } from "./_lineBuffer.js";
 import { rememberJson } from "./_nodeHttpTransport.js";
 import { relayCatalog } from "./_relayCatalog.js";
@@ -73,6 +73,8 @@ export interface HttpGatewayOptions extends GatewayOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
+  /** Other paths served behind the same access checks (see `HttpHostOptions.routes`). */
+  routes?: HttpHostOptions["routes"];
 }
 
 export interface Gateway {
@@ -401,6 +403,7 @@ export async function serveGatewayHttp(
       ...(options.path ? { path: options.path } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
       transport: "node",
+      ...(options.routes ? { routes: options.routes } : {}),
     },
   );
   return {

@@ -10,6 +10,7 @@ import { replaySpec } from "./commands/replaySpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
 import { toolsSpec } from "./commands/toolsSpec.js";
+import { viewSpec } from "./commands/viewSpec.js";
 import type { Deps } from "./deps.js";
 import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
 import { formatTable } from "./formatTable.js";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
     load: async () => (await import("./commands/sessions.js")).sessionsCommand,
   },
   { spec: replaySpec, load: async () => (await import("./commands/replay.js")).replayCommand },
+  { spec: viewSpec, load: async () => (await import("./commands/view.js")).viewCommand },
   { spec: auditSpec, load: async () => (await import("./commands/audit.js")).auditCommand },
   { spec: explainSpec, load: async () => (await import("./commands/explain.js")).explainCommand },
   { spec: exportSpec, load: async () => (await import("./commands/export.js")).exportCommand },

@@ -14,9 +14,11 @@ import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { appendToConversation } from "../appendToConversation.js";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { finalState } from "../foldEntries.js";
 import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
@@ -220,6 +222,8 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
 
   try {
     const entries = await readSession(store, sessionId);
+    // D4: the figure of the recorded session's final state, the one `view` charts at its end.
+    const tokens = contextTokens(finalState(entries));
     const audit = await store.auditEnables({ sessionId });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const db = shellQuote(location.path);
@@ -229,6 +233,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
       `toolledger audit --session ${sessionId} --db ${db}`,
       `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
       `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `toolledger view ${sessionId} --db ${db} --open`,
       `toolledger export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
     ];
     if (json) {
@@ -238,6 +243,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
         script,
         replay: [...replaySteps(entries)].map((r) => r.step),
         audit,
+        tokens: { tokenizer: TOKENIZER, ...tokens },
         next,
       });
       return EXIT.ok;
@@ -249,6 +255,8 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     for (const { step } of replaySteps(entries)) say(formatStep(step, width, o));
     say(`\n${o.out.bold("Audit")} of enable_tools requests`);
     say(formatAuditRows(audit.requests, o));
+    say(`\n${o.out.bold("What deferral saved")} at the end of the session (D4)`);
+    say(`  ${formatContextTokens(tokens)}`);
     say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
     const main = fileURLToPath(new URL("../main.js", import.meta.url));

@@ -49,6 +49,9 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
+  const view = booleanOption(parsed, "view");
+  if (view && port === undefined)
+    throw usageError("serve: --view serves pages over HTTP; give --http <port> too", "serve");
   const store = await openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
@@ -86,6 +89,23 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       });
       o.note(`toolledger: serving ${summary} over stdio`);
     } else {
+      const onError = (error: Error) => o.note(`${o.err.yellow("warning:")} ${error.message}`);
+      // The view's code (and its tokenizer) loads only when asked for.
+      const routes = view
+        ? await (async () => {
+            const { liveViewRoutes } = await import("../view/liveView.js");
+            const { defaultRulesDocument, viewRules } = await import("../view/rulesDocument.js");
+            return liveViewRoutes({
+              store,
+              db: location.path,
+              version: deps.version,
+              now: deps.now,
+              rules: viewRules(defaultRulesDocument()),
+              streams: () => [host.streamId, ...seen],
+              onError,
+            });
+          })()
+        : undefined;
       const http = await serveGatewayHttp(host, {
         name: "toolledger",
         version: deps.version,
@@ -93,11 +113,13 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         port,
         conversation,
         onConversation,
-        onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
+        onError,
+        ...(routes ? { routes } : {}),
       });
       gateway = http;
       o.data(http.url.href);
       o.note(`toolledger: serving ${summary} at ${http.url.href}`);
+      if (view) o.note(`toolledger: live view at ${new URL("/view", http.url).href}`);
     }
     const reason = await stopped;
     const db = shellQuote(location.path);

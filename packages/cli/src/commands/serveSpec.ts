@@ -17,6 +17,12 @@ export const serveSpec: CommandSpec = {
       description: "serve streamable HTTP on 127.0.0.1:<port> instead of stdio",
     },
     {
+      name: "view",
+      type: "boolean",
+      description:
+        "with --http: also serve the live view of this gateway's sessions at /view (the page `toolledger view` writes, updating as events arrive)",
+    },
+    {
       name: "conversation",
       type: "string",
       value: "<id>",
@@ -42,5 +48,6 @@ export const serveSpec: CommandSpec = {
     "toolledger serve --config ~/.config/goose/config.yaml",
     "toolledger serve --config claude_desktop_config.json --deferral lookup --always-load notes__search_notes",
     "toolledger serve --config mcp.json --http 8931",
+    "toolledger serve --config mcp.json --http 8931 --view",
   ],
 };

@@ -1,6 +1,7 @@
 import { diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
@@ -42,7 +43,9 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       inputSchema: t.tool.inputSchema,
     }));
     if (booleanOption(parsed, "json")) {
-      o.json({ deferral, tools, diagnostics: diagnostics(state) });
+      // D4: the same figure `view` charts and the demo prints, for the registry as a whole.
+      const tokens = { tokenizer: TOKENIZER, ...contextTokens(state) };
+      o.json({ deferral, tools, tokens, diagnostics: diagnostics(state) });
     } else if (tools.length === 0) {
       o.note(
         `no tools${extension !== undefined ? ` from extension ${JSON.stringify(extension)}` : ""}`,
@@ -63,6 +66,7 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       ];
       o.data(formatTable(rows, { header, styleHeader: o.out.bold }));
       o.note(`${tools.length} tool(s); deferral ${deferral.mode}`);
+      o.note(`model context: ${formatContextTokens(contextTokens(state))}`);
     }
     if (!booleanOption(parsed, "json"))
       for (const d of diagnostics(state)) o.note(`${o.err.yellow("!")} ${d.message}`);

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildViewData, type LogEntry, renderViewHtml, type ViewData } from "@toolledger/cli";
+import { chromium } from "playwright-core";
+import { type BenchResult, measured, notRun } from "./benchResult.js";
+import { interleave } from "./interleave.js";
+import { sessionLog, sessionLogOptions } from "./sessionLog.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** The issue's bound for a 100,000-event session. */
+const BOUND_MS = 2000;
+
+/** The floor of any page that embeds the same data: parse it, nothing else. */
+const PARSE_ONLY = `const t=document.getElementById("toolledger-data").textContent;JSON.parse(t);window.toolledgerView={readyMs:performance.now(),foldedMs:performance.now()};document.documentElement.dataset.folded="true";`;
+
+/**
+ * Benchmark 10: `toolledger view` of a 100,000-event session (the benchmark log's mix, cut to
+ * 100k events) in Debian's Chromium: 10a the first render (timeline, scrubber and chart
+ * usable), 10b every event folded (every position's state ready), both from navigation start,
+ * against a page that only parses the same embedded data.
+ */
+export async function viewRender(rounds: number): Promise<BenchResult[]> {
+  const name = "view of a 100k-event session: first render";
+  const baselineName = "page that only JSON.parses the same data";
+  const events = [...sessionLog(sessionLogOptions(100_000))];
+  const entries: LogEntry[] = events.map((event, i) => ({ position: i + 1, event }));
+  const data: ViewData = buildViewData(entries, {
+    title: "bench-100k",
+    source: "bench/src/sessionLog.ts",
+    version: "bench",
+    now: new Date(),
+    rules: {},
+  });
+  const dir = mkdtempSync(join(tmpdir(), "toolledger-bench-view-"));
+  const view = join(dir, "view.html");
+  const parseOnly = join(dir, "parse-only.html");
+  const html = renderViewHtml(data);
+  writeFileSync(view, html);
+  writeFileSync(parseOnly, renderViewHtml(data, PARSE_ONLY));
+  let browser: Awaited<ReturnType<typeof chromium.launch>>;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    return [
+      notRun(
+        "10a",
+        name,
+        baselineName,
+        `no Chromium at ${CHROMIUM}: ${String(error).split("\n")[0]}`,
+      ),
+    ];
+  }
+  const folded: number[] = [];
+  try {
+    const load = async (file: string) => {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      try {
+        await page.goto(pathToFileURL(file).href, { timeout: 120_000 });
+        await page.waitForSelector("html[data-folded]", { timeout: 120_000 });
+        return await page.evaluate(
+          () =>
+            (globalThis as unknown as { toolledgerView: { readyMs: number; foldedMs: number } })
+              .toolledgerView,
+        );
+      } finally {
+        await page.close();
+      }
+    };
+    const r = await interleave(
+      { rounds, warmup: 1 },
+      async () => {
+        const t = await load(view);
+        folded.push(t.foldedMs);
+        return t.readyMs;
+      },
+      async () => (await load(parseOnly)).readyMs,
+    );
+    const sorted = [...folded].sort((a, b) => a - b);
+    const foldedMedian = sorted[Math.floor(sorted.length / 2)]!;
+    const mib = Buffer.byteLength(html) / 2 ** 20;
+    const first = measured({
+      id: "10a",
+      name,
+      unit: "ms",
+      toolledger: r.toolledgerMedian,
+      baseline: r.baselineMedian,
+      baselineName,
+      target: { op: "<", value: BOUND_MS, absolute: true },
+      note: `the issue's bound is absolute: first render < ${BOUND_MS} ms; page ${mib.toFixed(1)} MiB, ${data.steps} events`,
+      details: { samples: r.toolledger, baseline: r.baseline, pageBytes: Buffer.byteLength(html) },
+    });
+    const all = measured({
+      id: "10b",
+      name: "view of a 100k-event session: every event folded",
+      unit: "ms",
+      toolledger: foldedMedian,
+      baseline: r.baselineMedian,
+      baselineName,
+      note: "every position's state ready for the scrubber; the fold runs in 100 ms slices after the first render",
+      details: { samples: folded },
+    });
+    return [first, all];
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,391 @@
+import { findTool, getExtension, isEnabled, nameToKey, type State } from "@toolledger/core";
+
+export type Severity = "info" | "ok" | "warn" | "error";
+
+/** One event as the timeline shows it: who it concerns, one line of text, and the rules it follows. */
+export interface EventDescription {
+  /** Extension keys the event concerns (for the extension filter). */
+  extensions: string[];
+  text: string;
+  severity: Severity;
+  /** Rule ids (R9, D6, …), most specific first. */
+  rules: string[];
+}
+
+/** What the timeline remembers between events, to relate one to another. */
+export interface DescribeContext {
+  /** The index and type of the event that moved the registry to each version (R11). */
+  versionSource: Map<number, { index: number; type: string }>;
+  /** Enable requests by call id: index and names (D6). */
+  requests: Map<string, { index: number; names: readonly string[]; extensions: string[] }>;
+  /** Calls by call id: index, name and owner (C4). */
+  calls: Map<string, { index: number; name: string; extensions: string[] }>;
+}
+
+export function newDescribeContext(): DescribeContext {
+  return { versionSource: new Map(), requests: new Map(), calls: new Map() };
+}
+
+/** A loosely typed event: the page renders kinds this build does not know yet, too. */
+export type AnyEvent = { type: string } & Record<string, unknown>;
+
+const LIST_LIMIT = 6;
+
+function list(names: readonly string[]): string {
+  if (names.length <= LIST_LIMIT) return names.join(", ");
+  return `${names.slice(0, LIST_LIMIT).join(", ")}, … (+${names.length - LIST_LIMIT})`;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** The extension a public name belongs to: its prefix (R3), else an unprefixed extension that has it. */
+function ownerOf(state: State, name: string): string {
+  const i = name.indexOf("__");
+  const prefix = nameToKey(i === -1 ? name : name.slice(0, i));
+  const ext = getExtension(state, prefix);
+  if (ext && findTool(ext, name)) return prefix;
+  for (const key of state.unprefixed) {
+    const u = getExtension(state, key);
+    if (u && findTool(u, name)) return key;
+  }
+  return prefix;
+}
+
+/**
+ * Describes the event at `index`, folded from `before` to `after`. Reads only the event and
+ * the two states; `ctx` relates it to earlier events and is updated for later ones. Returns
+ * the description and the index of the related event, if any.
+ */
+export function describeEvent(
+  event: AnyEvent,
+  index: number,
+  before: State,
+  after: State,
+  ctx: DescribeContext,
+): EventDescription & { related?: number } {
+  if (after.version !== before.version)
+    ctx.versionSource.set(after.version, { index, type: event.type });
+  const unchanged = before === after;
+  switch (event.type) {
+    case "ExtensionAdded": {
+      const key = nameToKey(str(event.name) ?? "");
+      const ext = getExtension(after, key);
+      const was = getExtension(before, key);
+      const hidden = ext?.hidden === true;
+      const text = unchanged
+        ? `extension ${key} added again with an identical config: no change`
+        : `+ extension ${key} (${str(event.kind)}${hidden ? ", hidden" : ""}${event.exposeUnprefixed === true ? ", unprefixed" : ""})${was ? " replaced: config changed, tools dropped until refetched" : ""}`;
+      return {
+        extensions: [key],
+        text,
+        severity: was && !unchanged ? "warn" : "info",
+        rules: hidden ? ["R6", "R8", "R1"] : ["R6", "R1"],
+      };
+    }
+    case "ExtensionRemoved": {
+      const key = nameToKey(str(event.extension) ?? "");
+      const was = getExtension(before, key);
+      return {
+        extensions: [key],
+        text: was
+          ? `- extension ${key} removed with its ${was.tools.length} tool(s)`
+          : `removal of unknown extension ${key}: no change`,
+        severity: was ? "info" : "warn",
+        rules: ["R7"],
+      };
+    }
+    case "ToolsInvalidated": {
+      const raw = str(event.extension);
+      const key = raw === undefined || raw === "" ? undefined : nameToKey(raw);
+      return {
+        extensions: key === undefined ? [] : [key],
+        text: unchanged
+          ? `list change from unknown extension ${key}: no change`
+          : `${key === undefined ? "host invalidated the tool cache" : `${key} sent tools/list_changed`}: version ${before.version} → ${after.version}`,
+        severity: unchanged ? "warn" : "info",
+        rules: ["R11"],
+      };
+    }
+    case "ToolsFetched":
+      return describeFetch(event, before, after, ctx);
+    case "ToolsFetchFailed": {
+      const key = nameToKey(str(event.extension) ?? "");
+      const started = Number(event.startedAtVersion);
+      const cause = ctx.versionSource.get(started);
+      return {
+        extensions: [key],
+        text: `fetching ${key}'s tools failed${cause?.type === "ToolsInvalidated" ? " (refetch after a list change)" : ""}: ${str(event.error) ?? "unknown error"}`,
+        severity: "error",
+        rules: ["R9"],
+        ...(cause === undefined ? {} : { related: cause.index }),
+      };
+    }
+    case "DeferralConfigured": {
+      const always = strs(event.alwaysLoad);
+      return {
+        extensions: [],
+        text: `deferral ${str(event.mode)}${always.length > 0 ? `, always load ${list(always)}` : ""}`,
+        severity: "info",
+        rules: always.length > 0 ? ["D1", "D2"] : ["D1"],
+      };
+    }
+    case "EnableToolsRequested": {
+      const callId = str(event.callId) ?? "";
+      const names = strs(event.names);
+      const extensions = [...new Set(names.map((n) => ownerOf(before, n)))].sort();
+      ctx.requests.set(callId, { index, names, extensions });
+      return {
+        extensions,
+        text: `enable_tools ${callId} asks for ${names.length > 0 ? list(names) : "nothing"}`,
+        severity: "info",
+        rules: ["D5", "D6"],
+      };
+    }
+    case "EnableToolsResponded": {
+      const callId = str(event.callId) ?? "";
+      const request = ctx.requests.get(callId);
+      const related = request === undefined ? {} : { related: request.index };
+      const extensions = request?.extensions ?? [];
+      if (after.anomalyCount > before.anomalyCount) {
+        const anomaly = after.anomalies.at(-1)?.kind;
+        if (anomaly === "failed_response" && event.ok === false) {
+          const error = event.error as { code?: string; message?: string } | undefined;
+          return {
+            extensions,
+            text: `✗ enable_tools ${callId} failed (${error?.code ?? "FAILED"}): ${error?.message ?? "the request failed"}`,
+            severity: "error",
+            rules: ["D5", "D6"],
+            ...related,
+          };
+        }
+        return {
+          extensions,
+          text: `! anomaly: ${(anomaly ?? "unpaired response").replaceAll("_", " ")} (call id ${callId}); adds nothing`,
+          severity: "warn",
+          rules: ["D6"],
+          ...related,
+        };
+      }
+      const added = (request?.names ?? after.enabled).filter(
+        (n) => isEnabled(after, n) && !isEnabled(before, n),
+      );
+      return {
+        extensions,
+        text: `✓ enable_tools ${callId} succeeded${added.length > 0 ? `: enabled ${list(added)}` : ": already eager, nothing new"}`,
+        severity: "ok",
+        rules: ["D6", "D5"],
+        ...related,
+      };
+    }
+    case "Compacted":
+      return {
+        extensions: [],
+        text: `conversation compacted; carried: enabled ${after.enabled.length > 0 ? list(after.enabled) : "none"}${after.pending.length > 0 ? `, pending ${list(after.pending.map((p) => p.callId))}` : ""}`,
+        severity: "info",
+        rules: ["D7"],
+      };
+    case "Cleared":
+      return {
+        extensions: [],
+        text: `/clear: ${before.enabled.length} enabled tool(s)${before.pending.length > 0 ? ` and ${before.pending.length} pending request(s)` : ""} dropped; the registry is untouched`,
+        severity: "info",
+        rules: ["D8"],
+      };
+    default:
+      return describeOther(event, index, before, ctx);
+  }
+}
+
+function describeFetch(
+  event: AnyEvent,
+  before: State,
+  after: State,
+  ctx: DescribeContext,
+): EventDescription & { related?: number } {
+  const key = nameToKey(str(event.extension) ?? "");
+  const started = Number(event.startedAtVersion);
+  const tools = Array.isArray(event.tools) ? event.tools.length : 0;
+  const cause = ctx.versionSource.get(started);
+  const related = cause === undefined ? {} : { related: cause.index };
+  if (!getExtension(before, key)) {
+    return {
+      extensions: [key],
+      text: `fetch for unknown extension ${key}: no change`,
+      severity: "warn",
+      rules: ["R9"],
+    };
+  }
+  if (started !== before.version) {
+    return {
+      extensions: [key],
+      text: `stale fetch of ${key} ignored: started at version ${started}, registry at ${before.version} (${tools} tool(s) listed)`,
+      severity: "warn",
+      rules: ["R11", "R9"],
+      ...related,
+    };
+  }
+  const ext = getExtension(after, key);
+  const rejected = ext?.rejected.length ?? 0;
+  const partial = event.complete === false;
+  const collisions = Object.keys(after.collisions).length - Object.keys(before.collisions).length;
+  const rules = ["R9", "R3"];
+  if (collisions !== 0) rules.push("R10");
+  const parts = [
+    `${key} listed ${tools} tool(s), ${ext?.tools.length ?? 0} registered at version ${started}`,
+  ];
+  if (cause?.type === "ToolsInvalidated") parts.push("refetch after a list change");
+  if (partial) parts.push(`partial: ${str(event.reason) ?? "a later page failed"}`);
+  if (rejected > 0) parts.push(`${rejected} rejected`);
+  const wire = Array.isArray(event.wireNames) ? event.wireNames.length : 0;
+  if (wire > 0) {
+    parts.push(`${wire} given a wire name model APIs accept`);
+    rules.push("R14");
+  }
+  if (collisions > 0) parts.push(`${collisions} new collision(s)`);
+  return {
+    extensions: [key],
+    text: parts.join("; "),
+    severity: partial || rejected > 0 || collisions > 0 ? "warn" : "ok",
+    rules,
+    ...related,
+  };
+}
+
+/** Kinds that arrive after this build's core (conversations, calls, prompts…): rendered from their fields. */
+function describeOther(
+  event: AnyEvent,
+  index: number,
+  before: State,
+  ctx: DescribeContext,
+): EventDescription & { related?: number } {
+  switch (event.type) {
+    case "ToolCallStarted": {
+      const callId = str(event.callId) ?? "";
+      const name = str(event.name) ?? "?";
+      const owner = str(event.owner);
+      const extensions = owner ? [owner] : [];
+      ctx.calls.set(callId, { index, name, extensions });
+      const raw = str(event.rawName);
+      return {
+        extensions,
+        text: `→ call ${name}${owner ? ` (${owner}${raw && raw !== name ? `: ${raw}` : ""})` : ""}`,
+        severity: "info",
+        rules: ["C4"],
+      };
+    }
+    case "ToolCallFinished": {
+      const callId = str(event.callId) ?? "";
+      const call = ctx.calls.get(callId);
+      const outcome = str(event.outcome) ?? "?";
+      const ms = typeof event.durationMs === "number" ? ` in ${formatMs(event.durationMs)}` : "";
+      const reason = str(event.reason);
+      const error = str(event.error);
+      const severity: Severity =
+        outcome === "ok"
+          ? "ok"
+          : outcome === "tool_error" || outcome === "refused"
+            ? "warn"
+            : "error";
+      const rules = ["C4"];
+      if (reason === "TOOL_NOT_ENABLED") rules.push("D9");
+      if (reason === "UNKNOWN_TOOL" || reason === "AMBIGUOUS_TOOL") rules.push("R13");
+      if (reason === "HIDDEN_TOOL") rules.push("R8");
+      if (reason === "APP_ONLY_TOOL") rules.push("D3");
+      return {
+        extensions: call?.extensions ?? [],
+        text: `${outcome === "ok" ? "✓" : "✗"} ${call?.name ?? callId} ${outcome.replaceAll("_", " ")}${ms}${reason ? ` (${reason})` : ""}${error ? `: ${oneLine(error, 120)}` : ""}`,
+        severity,
+        rules,
+        ...(call === undefined ? {} : { related: call.index }),
+      };
+    }
+    case "ConversationStarted":
+    case "ConversationResumed": {
+      const client = event.client as { name?: string; version?: string } | undefined;
+      const transport = str(event.transport);
+      return {
+        extensions: [],
+        text: `conversation ${event.type === "ConversationStarted" ? "started" : "resumed"}${client?.name ? `: client ${client.name}${client.version ? ` ${client.version}` : ""}` : ""}${transport ? ` over ${transport}` : ""}${str(event.protocolVersion) ? ` (protocol ${str(event.protocolVersion)})` : ""}`,
+        severity: "info",
+        rules: event.type === "ConversationStarted" ? ["C5", "C1"] : ["C3", "C5"],
+      };
+    }
+    case "ConversationClosed":
+      return {
+        extensions: [],
+        text: `conversation closed${str(event.reason) ? `: ${str(event.reason)}` : ""}`,
+        severity: "info",
+        rules: ["C3"],
+      };
+    case "HostStarted":
+      return {
+        extensions: [],
+        text: `host started${str(event.hostname) ? ` on ${str(event.hostname)}` : ""}${typeof event.pid === "number" ? ` (pid ${event.pid})` : ""}${str(event.toolledgerVersion) ? `, toolledger ${str(event.toolledgerVersion)}` : ""}`,
+        severity: "info",
+        rules: ["C1"],
+      };
+    case "PromptsInvalidated":
+    case "ResourcesInvalidated": {
+      const key = nameToKey(str(event.extension) ?? "");
+      const what = event.type === "PromptsInvalidated" ? "prompts" : "resources";
+      return {
+        extensions: [key],
+        text: `${key} sent ${what}/list_changed`,
+        severity: "info",
+        rules: ["G1"],
+      };
+    }
+    case "PromptsFetched":
+    case "ResourcesFetched": {
+      const key = nameToKey(str(event.extension) ?? "");
+      const error = str(event.error);
+      const listed =
+        event.type === "PromptsFetched"
+          ? `${Array.isArray(event.prompts) ? event.prompts.length : 0} prompt(s)`
+          : `${Array.isArray(event.resources) ? event.resources.length : 0} resource(s), ${Array.isArray(event.resourceTemplates) ? event.resourceTemplates.length : 0} template(s)`;
+      const what = event.type === "PromptsFetched" ? "prompt" : "resource";
+      const catalog = (
+        getExtension(before, key) as { catalog?: Record<string, { version?: number }> } | undefined
+      )?.catalog;
+      const listVersion =
+        catalog?.[event.type === "PromptsFetched" ? "promptsList" : "resourcesList"]?.version ?? 0;
+      if (Number(event.startedAtVersion) !== listVersion) {
+        return {
+          extensions: [key],
+          text: `stale ${what} list of ${key} ignored (started at its list version ${String(event.startedAtVersion)}): no change`,
+          severity: "warn",
+          rules: ["G1", "R11"],
+        };
+      }
+      return {
+        extensions: [key],
+        text: error
+          ? `fetching ${key}'s ${what}s failed: ${oneLine(error, 120)}`
+          : `${key} listed ${listed}`,
+        severity: error ? "error" : "ok",
+        rules: ["G1"],
+      };
+    }
+    default: {
+      const { type: _type, v: _v, at: _at, ...fields } = event;
+      const key = str(fields.extension);
+      return {
+        extensions: key ? [nameToKey(key)] : [],
+        text: oneLine(JSON.stringify(fields), 160),
+        severity: "info",
+        rules: [],
+      };
+    }
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
