@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { mcpClientScript } from "./_testing/mcpClientScript.js";
 import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
@@ -176,6 +176,14 @@ describeEachStore(
           .map((l) => (JSON.parse(l) as { changes: unknown }).changes);
       expect(changes(fromDb.stdout)).toEqual(changes(fromFile.stdout));
       expect(changes(fromFile.stdout).length).toBeGreaterThan(10);
+    });
+
+    test("view writes the session's page beside the database file, or here for a server", async () => {
+      const r = await runCli(["view", session, "--db", db], { cwd: dir, env });
+      expect(r.code, r.stderr).toBe(0);
+      const file = r.stdout.trim();
+      expect(dirname(file)).toBe(database.kind === "sqlite" ? dirname(db) : dir);
+      expect(readFileSync(file, "utf8")).toContain("<html");
     });
 
     test("sessions lists it", async () => {
