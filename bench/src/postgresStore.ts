@@ -19,7 +19,7 @@ const LAG_EVERY_MS = 5;
 export const BENCH_URL_ENV = "TOOLLEDGER_BENCH_PG_URL";
 
 /**
- * Benchmark 11, the PostgreSQL store: (a) appending 100,000 events in batches of 100 against
+ * Benchmark 12, the PostgreSQL store: (a) appending 100,000 events in batches of 100 against
  * raw multi-row INSERTs into the same tables with the same driver; (b) four writer processes
  * at once against one; (c, d) subscription lag from commit to delivery, LISTEN/NOTIFY-woken
  * against the same catch-up loop polling. A throwaway cluster (fsync on, commit timestamps
@@ -44,10 +44,10 @@ export async function postgresStore(
   } catch (error) {
     const why = `@toolledger/store-postgres does not load: ${errorLine(error)}`;
     return [
-      notRun("11a", names.append, raw, why, { op: ">=", value: 0.7 }),
-      notRun("11b", names.writers, "one writer", why),
-      notRun("11c", names.lag50, "polling", why),
-      notRun("11d", names.lag99, "polling", why),
+      notRun("12a", names.append, raw, why, { op: ">=", value: 0.7 }),
+      notRun("12b", names.writers, "one writer", why),
+      notRun("12c", names.lag50, "polling", why),
+      notRun("12d", names.lag99, "polling", why),
     ];
   }
   const given = process.env[BENCH_URL_ENV];
@@ -101,7 +101,7 @@ export async function postgresStore(
     const append = await interleave({ rounds, warmup: 1 }, storeAppend, rawAppend);
     results.push(
       measured({
-        id: "11a",
+        id: "12a",
         name: names.append,
         unit: "events/s",
         toolledger: append.toolledgerMedian,
@@ -113,7 +113,7 @@ export async function postgresStore(
       }),
     );
 
-    // 11b: four processes, 25,000 events each to their own streams, against one process.
+    // 12b: four processes, 25,000 events each to their own streams, against one process.
     const quarter = events.slice(0, events.length / WRITERS);
     const file = join(tmp.dir, "quarter.json");
     writeFileSync(file, JSON.stringify(quarter));
@@ -168,7 +168,7 @@ export async function postgresStore(
     );
     results.push(
       measured({
-        id: "11b",
+        id: "12b",
         name: names.writers,
         unit: "events/s",
         toolledger: parallel.toolledgerMedian,
@@ -179,7 +179,7 @@ export async function postgresStore(
       }),
     );
 
-    // 11c/11d: lag from commit (the server's commit timestamp) to delivery.
+    // 12c/12d: lag from commit (the server's commit timestamp) to delivery.
     const lag = async (woken: boolean) => {
       const target = schema();
       const writer = await store.openPostgresEventStore(url, { schema: target, poolSize: 1 });
@@ -222,13 +222,13 @@ export async function postgresStore(
     const woken = await lag(true);
     const polled = await lag(false);
     for (const [id, p] of [
-      ["11c", 50],
-      ["11d", 99],
+      ["12c", 50],
+      ["12d", 99],
     ] as const) {
       results.push(
         measured({
           id,
-          name: id === "11c" ? names.lag50 : names.lag99,
+          name: id === "12c" ? names.lag50 : names.lag99,
           unit: "ms",
           toolledger: percentile(woken, p),
           baseline: percentile(polled, p),

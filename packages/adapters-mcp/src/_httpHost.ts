@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -16,6 +16,18 @@ export interface HttpHostOptions {
   /** Called with every error the host cannot answer to a client (never swallowed). */
   onError?: (error: Error) => void;
   /**
+   * A bearer token every request must carry (`Authorization: Bearer <token>`). Required to
+   * bind beyond loopback. Compared in constant time; never logged or echoed.
+   */
+  token?: string;
+  /**
+   * Browser origins allowed besides loopback ones (`http://localhost:*`, `http://127.0.0.1:*`,
+   * `http://[::1]:*`), e.g. `https://inspector.example.com`. A request with any other
+   * `Origin` is refused (DNS rebinding, MCP transport security); requests without `Origin`
+   * (non-browser clients) are not affected.
+   */
+  allowedOrigins?: readonly string[];
+  /**
    * `node` (the gateway): NodeHttpTransport, on Node's own http objects; `sdk` (default, the
    * test servers): the SDK's StreamableHTTPServerTransport, so they stay an independent baseline.
    */
@@ -25,6 +37,14 @@ export interface HttpHostOptions {
    * (e.g. `serve --view`'s pages); resolves false when it does not know the path.
    */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+}
+
+export const MIN_TOKEN_LENGTH = 16;
+
+/** Whether `host` is a loopback address or name (binding there exposes nothing to the network). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 type SessionTransport = StreamableHTTPServerTransport | NodeHttpTransport;
@@ -49,7 +69,16 @@ export async function hostMcpOverHttp(
 ): Promise<HttpHost> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
+  const loopback = isLoopbackHost(host);
+  const token = options.token === undefined ? undefined : digest(options.token);
+  if (!loopback && token === undefined) {
+    throw new Error(
+      `binding to ${host} exposes the MCP endpoint beyond this machine; it needs a bearer token`,
+    );
+  }
+  if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH)
+    throw new Error(`the bearer token must have at least ${MIN_TOKEN_LENGTH} characters`);
+  const extraOrigins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
   const allowedHosts = new Set<string>();
   const sessions = new Map<string, { transport: SessionTransport; server: Server }>();
   const report =
@@ -57,7 +86,38 @@ export async function hostMcpOverHttp(
     ((error: Error) => process.stderr.write(`mcp http host: ${error.message}\n`));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    // DNS rebinding: a web page must not reach a loopback gateway through a name it controls.
+    // DNS rebinding: a web page must not reach the gateway through a name it controls.
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      if (!originAllowed(origin, extraOrigins))
+        return reply(res, 403, `origin ${JSON.stringify(origin)} is not allowed`);
+      res.setHeader("access-control-allow-origin", origin);
+      res.setHeader("vary", "Origin");
+      res.setHeader("access-control-expose-headers", "mcp-session-id");
+      if (req.method === "OPTIONS") {
+        res
+          .writeHead(204, {
+            "access-control-allow-methods": "GET, POST, DELETE",
+            "access-control-allow-headers":
+              "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id",
+            "access-control-max-age": "600",
+          })
+          .end();
+        return;
+      }
+    }
+    // One answer for a missing and a wrong token, sent before anything else is looked at.
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+      res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32001, message: "Unauthorized" },
+          id: null,
+        }),
+      );
+      return;
+    }
     if (loopback && !allowedHosts.has(req.headers.host ?? "")) {
       return reply(
         res,
@@ -115,7 +175,9 @@ export async function hostMcpOverHttp(
     });
   });
   const { port } = http.address() as AddressInfo;
-  for (const name of ["127.0.0.1", "localhost", "[::1]"]) allowedHosts.add(`${name}:${port}`);
+  const bound = host.includes(":") ? `[${host}]` : host;
+  for (const name of ["127.0.0.1", "localhost", "[::1]", bound])
+    allowedHosts.add(`${name}:${port}`);
   return {
     url: new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`),
     get sessionCount() {
@@ -132,6 +194,34 @@ export async function hostMcpOverHttp(
 }
 
 class BodyError extends Error {}
+
+const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
+
+/** Constant time: both sides are hashed to one length before the comparison. */
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer[ \t]+(.+)$/i.exec(header ?? "");
+  const given = digest(match?.[1]?.trim() ?? "");
+  return timingSafeEqual(given, expected) && match !== null;
+}
+
+function normalizeOrigin(origin: string): string {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return origin;
+  }
+}
+
+/** Loopback origins (any port, http or https) and the ones configured; `null` and others are refused. */
+function originAllowed(origin: string, extra: ReadonlySet<string>): boolean {
+  if (extra.has("*") || extra.has(normalizeOrigin(origin))) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];

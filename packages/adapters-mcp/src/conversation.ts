@@ -212,6 +212,7 @@ export class Conversation {
 
   /** D5/D6: validates and records an enable request and its response; the response is the outcome. */
   async enableTools(callId: string, names: string[]): Promise<EnableToolsOutcome> {
+    await this.host.untilStartedFor(names, this.host.options.callTimeoutMs);
     let events: ToolledgerEvent[];
     try {
       events = await this.#writer.execute(() => ({ type: "EnableTools", callId, names }));
@@ -256,6 +257,9 @@ export class Conversation {
     options: CallToolOptions = {},
   ): Promise<CallToolOutcome> {
     this.#open();
+    // A tool of a server that is still starting is waited for, not refused as unknown.
+    if (name !== ENABLE_TOOLS_NAME)
+      await this.host.untilStartedFor([name], options.timeoutMs ?? this.host.options.callTimeoutMs);
     const callId = options.callId ?? randomUUID();
     const secrets = this.#payloads ? this.host.secrets() : [];
     const started = await this.#writer.execute(() => ({

@@ -9,6 +9,15 @@ interface CommonConfig {
   hidden?: boolean;
   /** Allow-list of raw tool names; empty or absent means all (R9). */
   availableTools?: string[];
+  /** This server's tool call timeout (default: the session's). Not part of the fingerprint. */
+  callTimeoutMs?: number;
+  /** How long starting this server and its handshake may take (default: the session's). Not part of the fingerprint. */
+  startTimeoutMs?: number;
+  /**
+   * Further secret values to redact from every message (values of variables expanded into the
+   * command, args or URL). Env and header values are redacted anyway.
+   */
+  secrets?: string[];
 }
 
 /** A server started as a child process and spoken to over stdin/stdout. */
@@ -16,14 +25,21 @@ export interface StdioExtensionConfig extends CommonConfig {
   type: "stdio";
   command: string;
   args?: string[];
-  /** Added to a safe default environment. Values are secrets: only names or hashes leave the adapter. */
+  /** Added to `baseEnv`. Values are secrets: only names or hashes leave the adapter. */
   env?: Record<string, string>;
+  /**
+   * The environment the server starts from, before `env` (a host's convention: goose and Cursor
+   * pass their whole environment). Default: the MCP SDK's safe subset of this process's
+   * environment (HOME, LOGNAME, PATH, SHELL, TERM, USER), as Claude Desktop does. Not part of
+   * the fingerprint and not printed.
+   */
+  baseEnv?: Record<string, string>;
   cwd?: string;
 }
 
-/** A server reached over MCP streamable HTTP. */
+/** A server reached over MCP streamable HTTP, or over the legacy HTTP+SSE transport (`sse`). */
 export interface HttpExtensionConfig extends CommonConfig {
-  type: "streamable_http";
+  type: "streamable_http" | "sse";
   url: string;
   /** Sent with every request. Values are secrets: only names or hashes leave the adapter. */
   headers?: Record<string, string>;
@@ -60,8 +76,28 @@ export function describeConfig(config: ExtensionConfig): string {
   if (config.type === "stdio") {
     const env = Object.keys(config.env ?? {});
     const args = (config.args ?? []).map((a) => (/\s/.test(a) ? JSON.stringify(a) : a));
-    return `command \`${[config.command, ...args].join(" ")}\`${env.length > 0 ? ` (env: ${env.join(", ")})` : ""}${config.cwd ? ` in ${config.cwd}` : ""}`;
+    return redactSecrets(
+      `command \`${[config.command, ...args].join(" ")}\`${env.length > 0 ? ` (env: ${env.join(", ")})` : ""}${config.cwd ? ` in ${config.cwd}` : ""}`,
+      config.secrets,
+    );
   }
   const headers = Object.keys(config.headers ?? {});
-  return `url ${config.url}${headers.length > 0 ? ` (headers: ${headers.join(", ")})` : ""}`;
+  return redactSecrets(
+    `${config.type === "sse" ? "SSE url" : "url"} ${config.url}${headers.length > 0 ? ` (headers: ${headers.join(", ")})` : ""}`,
+    config.secrets,
+  );
+}
+
+/** Every secret value of a config: env or header values and the expanded `secrets`. */
+export function secretValues(config: ExtensionConfig): string[] {
+  const own = Object.values((config.type === "stdio" ? config.env : config.headers) ?? {});
+  return [...own, ...(config.secrets ?? [])];
+}
+
+function redactSecrets(text: string, secrets: readonly string[] | undefined): string {
+  let out = text;
+  // Longest first, so a secret that contains another is redacted whole.
+  for (const secret of [...(secrets ?? [])].sort((a, b) => b.length - a.length))
+    if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
+  return out;
 }

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,7 +14,7 @@ import {
 import { z } from "zod";
 import { useLineBuffer } from "./_lineBuffer.js";
 import { AdapterError } from "./adapterError.js";
-import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
+import { describeConfig, type ExtensionConfig, secretValues } from "./extensionConfig.js";
 
 export interface ConnectOptions {
   /** How long starting the server and the MCP handshake may take. Default 30 s. */
@@ -22,6 +23,8 @@ export interface ConnectOptions {
   onListChanged?: () => void;
   /** Called once when the connection closes without `close()` being called (a crash or a kill). */
   onLost?: (reason: string) => void;
+  /** Abandons a start in progress (the server is stopped; `connect` fails with START_FAILED). */
+  signal?: AbortSignal;
   clientInfo?: { name: string; version: string };
   /** G1: every other notification the server sends (log messages, resource updates, prompt and resource list changes). */
   onNotification?: (notification: UpstreamMessage) => void;
@@ -96,19 +99,24 @@ export class ExtensionConnection {
     config: ExtensionConfig,
     options: ConnectOptions = {},
   ): Promise<ExtensionConnection> {
+    const requestInit =
+      config.type !== "stdio" && config.headers ? { headers: config.headers } : undefined;
     const transport =
       config.type === "stdio"
         ? new StdioClientTransport({
             command: config.command,
             ...(config.args ? { args: config.args } : {}),
-            ...(config.env ? { env: config.env } : {}),
+            // The SDK adds its safe subset of this process's environment underneath.
+            ...(config.env || config.baseEnv ? { env: { ...config.baseEnv, ...config.env } } : {}),
             ...(config.cwd ? { cwd: config.cwd } : {}),
             stderr: "pipe",
           })
-        : new StreamableHTTPClientTransport(
-            new URL(config.url),
-            config.headers ? { requestInit: { headers: config.headers } } : {},
-          );
+        : config.type === "sse"
+          ? new SSEClientTransport(new URL(config.url), requestInit ? { requestInit } : {})
+          : new StreamableHTTPClientTransport(
+              new URL(config.url),
+              requestInit ? { requestInit } : {},
+            );
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
       capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
     });
@@ -150,19 +158,30 @@ export class ExtensionConnection {
         (await onRequest(request as unknown as UpstreamMessage, extra.signal)) as never;
     }
     client.onclose = () => connection.#handleClose();
+    const startTimeoutMs = config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
+    // Closing the transport stops the server and fails the handshake in progress.
+    const abandon = () => void transport.close().catch(() => undefined);
+    options.signal?.addEventListener("abort", abandon, { once: true });
     try {
-      await client.connect(transport, { timeout: options.connectTimeoutMs ?? 30_000 });
+      if (options.signal?.aborted) throw new Error("the start was abandoned");
+      await client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
       connection.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
+      const why =
+        error instanceof McpError && error.code === ErrorCode.RequestTimeout
+          ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
+          : messageOf(error);
       throw new AdapterError(
         "START_FAILED",
         connection.#redact(
-          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${messageOf(error)}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${why}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
         ),
         { cause: error },
       );
+    } finally {
+      options.signal?.removeEventListener("abort", abandon);
     }
     connection.#ready = true;
     return connection;
@@ -345,11 +364,9 @@ export class ExtensionConnection {
 
   /** Env and header values never leave the adapter, even when a server prints them. */
   #redact(text: string): string {
-    const secrets = Object.values(
-      (this.config.type === "stdio" ? this.config.env : this.config.headers) ?? {},
-    );
     let out = text;
-    for (const secret of secrets)
+    // Longest first, so a secret that contains another is redacted whole.
+    for (const secret of secretValues(this.config).sort((a, b) => b.length - a.length))
       if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
     return out;
   }

@@ -73,6 +73,10 @@ export interface HttpGatewayOptions extends GatewayOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
+  /** Bearer token every request must carry; required to bind beyond loopback (see HttpHostOptions). */
+  token?: string;
+  /** Browser origins allowed besides loopback ones. */
+  allowedOrigins?: readonly string[];
   /** Other paths served behind the same access checks (see `HttpHostOptions.routes`). */
   routes?: HttpHostOptions["routes"];
 }
@@ -402,6 +406,8 @@ export async function serveGatewayHttp(
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.path ? { path: options.path } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.token !== undefined ? { token: options.token } : {}),
+      ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
       transport: "node",
       ...(options.routes ? { routes: options.routes } : {}),
     },

@@ -52,7 +52,8 @@ await session.configureDeferral(deferral.mode, deferral.alwaysLoad ?? []);
 for (const result of await session.addExtensions(config.extensions)) {
   if (result.error) log(result.error.message);
 }
-for (const d of session.diagnostics()) log(d.message);
+// A fetch that raced a list change is a normal event, not a warning (the CLI's rule too).
+for (const d of session.diagnostics()) if (d.kind !== "stale_fetch") log(d.message);
 
 let gateway: Gateway;
 if (argv.includes("--http")) {

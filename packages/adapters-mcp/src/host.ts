@@ -14,6 +14,7 @@ import {
   nameToKey,
   REGISTRY_EVENT_TYPES,
   type RegisteredTool,
+  resolveTool,
   type State,
   type StateOptions,
   staleExtensions,
@@ -22,7 +23,7 @@ import {
 import type { Observable } from "rxjs";
 import { Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "./adapterError.js";
-import { configFingerprint, type ExtensionConfig } from "./extensionConfig.js";
+import { configFingerprint, type ExtensionConfig, secretValues } from "./extensionConfig.js";
 import {
   ExtensionConnection,
   type RequestLimits,
@@ -52,10 +53,42 @@ export interface HostOptions {
   maxPages?: number;
   /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
   refetchDebounceMs?: number;
+  /**
+   * Restarts a server that failed to start, crashed, hung or could not list its tools, with
+   * exponential backoff, a bounded number of times (each failure is a ToolsFetchFailed saying
+   * which attempt it was and when the next one is). Default: no restarts (`reconnect` does it).
+   */
+  retry?: RetryPolicy;
   /** Stamps `at` on every event (E2: times come from the appender). */
   now?: () => Date;
   state?: StateOptions;
 }
+
+export interface RetryPolicy {
+  /** Attempts in a row before giving up (the first start included). */
+  attempts: number;
+  /** Wait before the second attempt; doubled for each further one. */
+  initialDelayMs: number;
+  /** The longest wait between two attempts. */
+  maxDelayMs: number;
+  /** A server that stayed up this long starts counting its attempts afresh. Default 60 s. */
+  stableMs?: number;
+}
+
+/** A reasonable policy for a long-running gateway: 6 attempts over about a minute. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 6,
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  stableMs: 60_000,
+};
+
+/**
+ * Where an extension is in its life: starting (process and handshake), listing (tools/list in
+ * flight), ready, retrying (waiting for the next attempt), failed (no attempt left: reconnect
+ * it) or stopped (disconnected by the host).
+ */
+export type ExtensionPhase = "starting" | "listing" | "ready" | "retrying" | "failed" | "stopped";
 
 export type ConnectionStatus = "connected" | "disconnected";
 
@@ -65,6 +98,11 @@ export interface ExtensionStatus {
   status: ConnectionStatus;
   /** Why it is disconnected (a crash, a hang, a failed start), or null. */
   reason: string | null;
+  phase: ExtensionPhase;
+  /** Attempts to start it since it was added or last stayed up (0 before the first). */
+  attempts: number;
+  /** When the next attempt starts (phase `retrying`), else null. */
+  nextAttemptAt: string | null;
 }
 
 export interface AddResult {
@@ -104,6 +142,17 @@ interface Entry {
   config: ExtensionConfig;
   connection: ExtensionConnection | null;
   reason: string | null;
+  phase: ExtensionPhase;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  retryTimer: NodeJS.Timeout | undefined;
+  connectedAt: number | null;
+  /** Aborts the background attempt in progress (a retire while a server is still starting). */
+  attempt: AbortController | null;
+  /** Settles when the first attempt (of startExtensions) is over, whatever its outcome. */
+  started: Promise<void> | null;
+  /** Whether that first attempt is over. */
+  startedDone: boolean;
 }
 
 /** A new registry stream id: sortable by start time, unique across hosts. */
@@ -133,6 +182,8 @@ export class ToolledgerHost {
   readonly state$: Observable<State>;
   /** Failures in background work (list_changed handling, refetches, crash reports). */
   readonly errors$: Observable<AdapterError>;
+  /** Every change of an extension's phase (starting, listing, ready, retrying, failed, stopped). */
+  readonly status$: Observable<ExtensionStatus>;
   /** G1: log messages, resource updates and other notifications from the extensions' servers. */
   readonly upstreamNotifications$: Observable<UpstreamNotification>;
   /** The machine's name as recorded in HostStarted. */
@@ -143,12 +194,14 @@ export class ToolledgerHost {
     connectTimeoutMs: number;
     maxPages: number;
     refetchDebounceMs: number;
+    retry: RetryPolicy | null;
     now: () => Date;
     state: StateOptions;
   }>;
 
   readonly #writer: StreamWriter;
   readonly #errors = new Subject<AdapterError>();
+  readonly #status = new Subject<ExtensionStatus>();
   readonly #upstreamNotifications = new Subject<UpstreamNotification>();
   #upstreamRequestHandler: UpstreamRequestHandler | null = null;
   readonly #listTimers = new Map<string, NodeJS.Timeout>();
@@ -170,12 +223,14 @@ export class ToolledgerHost {
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
       maxPages: options.maxPages ?? 100,
       refetchDebounceMs: options.refetchDebounceMs ?? 25,
+      retry: options.retry ?? null,
       now: options.now ?? (() => new Date()),
       state: options.state ?? {},
     };
     this.events$ = writer.events$;
     this.state$ = writer.state$;
     this.errors$ = this.#errors.asObservable();
+    this.status$ = this.#status.asObservable();
     this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
   }
 
@@ -222,13 +277,11 @@ export class ToolledgerHost {
     return this.#closed;
   }
 
-  /** Every secret value of the extension configs (env and header values), for redaction. */
+  /** Every secret value of the extension configs (env and header values, expanded variables), for redaction. */
   secrets(): string[] {
     const out: string[] = [];
-    for (const { config } of this.#entries.values()) {
-      const record = config.type === "stdio" ? config.env : config.headers;
-      for (const value of Object.values(record ?? {})) if (value) out.push(value);
-    }
+    for (const { config } of this.#entries.values())
+      for (const value of secretValues(config)) if (value) out.push(value);
     return out;
   }
 
@@ -271,17 +324,20 @@ export class ToolledgerHost {
         continue;
       }
       if (previous) await this.#retire(previous);
-      this.#entries.set(key, { config, connection: null, reason: "connecting" });
+      this.#entries.set(key, newEntry(config));
       keys.push(key);
     }
     const results = await Promise.all(
       configs.map(async (config, i): Promise<AddResult> => {
         const key = keys[i] ?? null;
         if (key === null) return { name: config.name, key: nameToKey(config.name), ok: true };
+        const entry = this.#entries.get(key);
         try {
-          await this.#connect(key);
+          if (entry) entry.attempts++;
+          await this.#connect(key, entry ? this.#retryNote(entry) : "");
           return { name: config.name, key, ok: true };
         } catch (error) {
+          if (entry && this.#entries.get(key) === entry) this.#retryLater(key, entry);
           return { name: config.name, key, ok: false, error: asAdapterError(error) };
         }
       }),
@@ -297,7 +353,82 @@ export class ToolledgerHost {
         ),
     );
     await this.refresh();
+    for (const [i, r] of results.entries()) {
+      const entry = this.#entries.get(r.key);
+      if (!r.ok || keys[i] === null || !entry || !this.#live(r.key)) continue;
+      const failed = getExtension(this.state, r.key)?.fetch.status === "failed";
+      this.#setPhase(entry, r.key, failed ? "failed" : "ready");
+    }
     return results;
+  }
+
+  /**
+   * Adds extensions without waiting for their servers: every ExtensionAdded is appended,
+   * then each server is started, listed and (with a `retry` policy) restarted on its own in
+   * the background, so a host can serve at once with what is ready. A server that comes up
+   * later joins the registry like any list change; `status$` and `extensions()` say where
+   * each one is, and `whenStarted()` when every first attempt is over.
+   */
+  async startExtensions(configs: readonly ExtensionConfig[]): Promise<void> {
+    this.#open();
+    for (const config of configs) {
+      const key = nameToKey(config.name);
+      const previous = this.#entries.get(key);
+      const events = await this.#execute(() => ({
+        type: "AddExtension",
+        name: config.name,
+        kind: config.kind ?? config.type,
+        exposeUnprefixed: config.exposeUnprefixed ?? false,
+        hidden: config.hidden ?? false,
+        availableTools: config.availableTools ?? [],
+        configFingerprint: configFingerprint(config),
+      }));
+      if (events.length === 0 && previous && this.#live(key)) continue;
+      if (previous) await this.#retire(previous);
+      const entry = newEntry(config);
+      this.#entries.set(key, entry);
+      let done!: () => void;
+      entry.startedDone = false;
+      entry.started = new Promise<void>((resolve) => {
+        done = () => {
+          entry.startedDone = true;
+          resolve();
+        };
+      });
+      this.#track(this.#attempt(key, entry).finally(done));
+    }
+  }
+
+  /** Resolves once every extension added with `startExtensions` is past its first attempt. */
+  async whenStarted(): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((e) => e.started));
+  }
+
+  /**
+   * Waits, at most `ms`, until the extensions that could own `names` (by their prefix, R5,
+   * or any unprefixed one) are past their first start: a call or an enable that names a tool
+   * of a server still starting is answered once that server is up, not refused as unknown.
+   * Names that resolve now cost nothing.
+   */
+  async untilStartedFor(names: readonly string[], ms: number): Promise<void> {
+    const starting = [...this.#entries].filter(([, e]) => !e.startedDone);
+    if (starting.length === 0) return;
+    const waits = new Set<Promise<void> | null>();
+    for (const name of names) {
+      if (resolveTool(this.state, name, { includeHidden: true }).ok) continue;
+      const prefix = nameToKey(name.replace(/^functions[.:]/, "").split(/__|\./)[0] ?? "");
+      for (const [key, e] of starting)
+        if (key === prefix || e.config.exposeUnprefixed) waits.add(e.started);
+    }
+    if (waits.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** R7: disconnects the extension and removes it and its tools. */
@@ -323,20 +454,23 @@ export class ToolledgerHost {
       );
     }
     await this.#retire(entry);
-    await this.#connect(key);
+    entry.attempts = 1;
+    this.#setPhase(entry, key, "starting");
+    try {
+      await this.#connect(key);
+    } catch (error) {
+      this.#setPhase(entry, key, "failed");
+      throw error;
+    }
     // Its latest fetch may be at the current version (a recorded crash), so fetch regardless.
     await Promise.all([this.#fetchOne(key), this.#fetchLists(key)]);
+    this.#setPhase(entry, key, this.#live(key) ? "ready" : "failed");
     await this.refresh();
   }
 
   /** Connection status of every extension this host connected. */
   extensions(): ExtensionStatus[] {
-    return [...this.#entries].map(([key, e]) => ({
-      key,
-      name: e.config.name,
-      status: e.connection && !e.connection.closed ? "connected" : "disconnected",
-      reason: e.connection && !e.connection.closed ? null : e.reason,
-    }));
+    return [...this.#entries].map(([key, e]) => statusOf(key, e));
   }
 
   // ---- fetching -----------------------------------------------------------------------
@@ -381,12 +515,17 @@ export class ToolledgerHost {
     }
   }
 
-  async #fetchOne(key: string): Promise<void> {
+  /** Fetches one extension's tools and records the outcome; returns the failure, if any. */
+  async #fetchOne(
+    key: string,
+    note: (e: AdapterError) => string = () => "",
+  ): Promise<AdapterError | null> {
     const entry = this.#entries.get(key);
     const connection = entry?.connection;
-    if (!connection || connection.closed) return;
+    if (!connection || connection.closed) return null;
     const startedAtVersion = this.state.version;
     let command: Command;
+    let failure: AdapterError | null = null;
     try {
       const { tools } = await fetchTools(connection, {
         requestTimeoutMs: this.options.requestTimeoutMs,
@@ -395,12 +534,19 @@ export class ToolledgerHost {
       command = { type: "RecordFetch", extension: key, startedAtVersion, tools };
     } catch (error) {
       const e = asAdapterError(error);
-      if (e.code === "SESSION_CLOSED") return;
-      command = { type: "RecordFetchFailure", extension: key, startedAtVersion, error: e.message };
+      if (e.code === "SESSION_CLOSED") return null;
+      failure = e;
+      command = {
+        type: "RecordFetchFailure",
+        extension: key,
+        startedAtVersion,
+        error: `${e.message}${note(e)}`,
+      };
     }
     // The extension may have been removed or replaced while the fetch ran.
-    if (this.#entries.get(key)?.connection !== connection) return;
+    if (this.#entries.get(key)?.connection !== connection) return null;
     await this.#execute(() => command);
+    return failure;
   }
 
   /**
@@ -546,7 +692,7 @@ export class ToolledgerHost {
         rawName,
         args,
         {
-          timeoutMs: options.timeoutMs ?? this.options.callTimeoutMs,
+          timeoutMs: options.timeoutMs ?? entry.config.callTimeoutMs ?? this.options.callTimeoutMs,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         },
@@ -594,12 +740,13 @@ export class ToolledgerHost {
     await Promise.allSettled([this.#refreshing, ...this.#background]);
     await this.#writer.finish();
     this.#errors.complete();
+    this.#status.complete();
     this.#upstreamNotifications.complete();
   }
 
   // ---- internals ----------------------------------------------------------------------
 
-  async #connect(key: string): Promise<void> {
+  async #connect(key: string, note = "", signal?: AbortSignal): Promise<void> {
     const entry = this.#entries.get(key);
     if (!entry) throw new AdapterError("COMMAND_REJECTED", `extension ${key} is not in this host`);
     let connection: ExtensionConnection;
@@ -608,6 +755,7 @@ export class ToolledgerHost {
         connectTimeoutMs: this.options.connectTimeoutMs,
         onListChanged: () => this.#onListChanged(key, connection),
         onLost: (reason) => this.#onLost(key, connection, reason),
+        ...(signal ? { signal } : {}),
         onNotification: (n) => {
           if (n.method === "notifications/prompts/list_changed")
             this.#onCatalogChanged(key, connection, "prompts");
@@ -628,28 +776,113 @@ export class ToolledgerHost {
       });
     } catch (error) {
       const e = asAdapterError(error);
+      if (signal?.aborted) throw e;
       entry.reason = e.message;
-      await this.#execute((state) => ({
-        type: "RecordFetchFailure",
-        extension: key,
-        startedAtVersion: state.version,
-        error: e.message,
-      }));
+      if (this.#entries.get(key) === entry && !this.#closed) {
+        await this.#execute((state) => ({
+          type: "RecordFetchFailure",
+          extension: key,
+          startedAtVersion: state.version,
+          error: `${e.message}${note}`,
+        }));
+      }
       throw e;
     }
-    if (this.#closed || this.#entries.get(key) !== entry) {
+    if (this.#closed || this.#entries.get(key) !== entry || signal?.aborted) {
       await connection.close();
       return;
     }
     entry.connection = connection;
+    entry.connectedAt = Date.now();
     entry.reason = null;
+  }
+
+  /**
+   * One attempt of a background start: start the server, list its tools, then fetch what
+   * went stale meanwhile. A failure is recorded with the retry it leads to.
+   */
+  async #attempt(key: string, entry: Entry): Promise<void> {
+    if (this.#closed || this.#entries.get(key) !== entry) return;
+    const control = new AbortController();
+    entry.attempt = control;
+    entry.retryTimer = undefined;
+    entry.nextAttemptAt = null;
+    entry.attempts++;
+    this.#setPhase(entry, key, "starting");
+    try {
+      await this.#connect(key, this.#retryNote(entry), control.signal);
+    } catch {
+      if (this.#entries.get(key) === entry && !control.signal.aborted) this.#retryLater(key, entry);
+      return;
+    }
+    const connection = entry.connection;
+    if (!connection || control.signal.aborted) return;
+    this.#setPhase(entry, key, "listing");
+    const [failure] = await Promise.all([
+      this.#fetchOne(key, (e) => (retryable(e) ? this.#retryNote(entry) : "")),
+      this.#fetchLists(key),
+    ]);
+    if (this.#entries.get(key) !== entry || entry.connection !== connection) return;
+    if (failure && retryable(failure) && this.options.retry) {
+      // A server that cannot list its tools is started afresh (a hang needs a new process).
+      entry.connection = null;
+      entry.reason = failure.message;
+      await connection.abandon(failure.message);
+      this.#retryLater(key, entry);
+      return;
+    }
+    this.#setPhase(entry, key, failure ? "failed" : "ready");
+    await this.refresh();
+  }
+
+  /** The note a failure of the current attempt is recorded with: which attempt, what next. */
+  #retryNote(entry: Entry): string {
+    const policy = this.options.retry;
+    if (!policy) return "";
+    if (entry.attempts >= policy.attempts)
+      return ` (attempt ${entry.attempts} of ${policy.attempts}; no more attempts: restart toolledger or reconnect it)`;
+    return ` (attempt ${entry.attempts} of ${policy.attempts}; next attempt in ${seconds(backoff(policy, entry.attempts))})`;
+  }
+
+  /** The note a lost connection is recorded with: whether and when it is restarted. */
+  #lossNote(entry: Entry): string {
+    const policy = this.options.retry;
+    if (!policy) return "";
+    if (entry.attempts >= policy.attempts)
+      return ` (no restart left after ${entry.attempts} attempts: restart toolledger or reconnect it)`;
+    return ` (restarting in ${seconds(backoff(policy, entry.attempts))}: attempt ${entry.attempts + 1} of ${policy.attempts})`;
+  }
+
+  /** Schedules the next attempt (bounded, exponential backoff), or gives up. */
+  #retryLater(key: string, entry: Entry): void {
+    const policy = this.options.retry;
+    if (this.#closed || !policy || entry.attempts >= policy.attempts) {
+      this.#setPhase(entry, key, "failed");
+      return;
+    }
+    const delay = backoff(policy, entry.attempts);
+    entry.nextAttemptAt = new Date(Date.now() + delay);
+    this.#setPhase(entry, key, "retrying");
+    entry.retryTimer = setTimeout(() => this.#track(this.#attempt(key, entry)), delay);
+    entry.retryTimer.unref?.();
+  }
+
+  #setPhase(entry: Entry, key: string, phase: ExtensionPhase): void {
+    entry.phase = phase;
+    if (!this.#closed) this.#status.next(statusOf(key, entry));
   }
 
   /** Closes an entry's connection on purpose (not reported as a loss). */
   async #retire(entry: Entry): Promise<void> {
     const connection = entry.connection;
+    entry.attempt?.abort();
+    entry.attempt = null;
+    clearTimeout(entry.retryTimer);
+    entry.retryTimer = undefined;
+    entry.nextAttemptAt = null;
     entry.connection = null;
     entry.reason = "disconnected by the host";
+    entry.phase = "stopped";
     if (connection) await connection.close();
   }
 
@@ -675,13 +908,22 @@ export class ToolledgerHost {
     if (this.#closed || entry?.connection !== connection) return;
     entry.connection = null;
     entry.reason = reason;
+    const policy = this.options.retry;
+    // A server that stayed up long enough is not in a crash loop: it gets its attempts back.
+    if (
+      policy &&
+      entry.connectedAt !== null &&
+      Date.now() - entry.connectedAt >= (policy.stableMs ?? DEFAULT_RETRY.stableMs!)
+    )
+      entry.attempts = 0;
+    const note = this.#lossNote(entry);
     const error = `extension ${JSON.stringify(entry.config.name)} is unavailable: ${reason}`;
     this.#track(
       this.#execute((state) => ({
         type: "RecordFetchFailure",
         extension: key,
         startedAtVersion: state.version,
-        error,
+        error: `${error}${note}`,
       })),
     );
     // G1: its prompts and resources leave the lists with its tools.
@@ -709,6 +951,8 @@ export class ToolledgerHost {
         })),
       );
     }
+    if (policy) this.#retryLater(key, entry);
+    else this.#setPhase(entry, key, "failed");
   }
 
   /** Background work: its failures go to `errors$`, and `settled()`/`close()` wait for it. */
@@ -741,4 +985,50 @@ export function openHost(options: HostOptions = {}): Promise<ToolledgerHost> {
 
 function isRegistryEvent(event: ToolledgerEvent): boolean {
   return REGISTRY_EVENT_TYPES.has(event.type);
+}
+
+function newEntry(config: ExtensionConfig): Entry {
+  return {
+    config,
+    connection: null,
+    reason: "connecting",
+    phase: "starting",
+    attempts: 0,
+    nextAttemptAt: null,
+    retryTimer: undefined,
+    connectedAt: null,
+    attempt: null,
+    started: null,
+    startedDone: true,
+  };
+}
+
+function statusOf(key: string, e: Entry): ExtensionStatus {
+  const live = e.connection !== null && !e.connection.closed;
+  return {
+    key,
+    name: e.config.name,
+    status: live ? "connected" : "disconnected",
+    reason: live ? null : e.reason,
+    phase: e.phase,
+    attempts: e.attempts,
+    nextAttemptAt: e.nextAttemptAt?.toISOString() ?? null,
+  };
+}
+
+/** The wait before attempt `attempt + 1`: initial delay doubled per attempt, capped. */
+function backoff(policy: RetryPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** Failures a new process may cure: a failed start, a crash, a hang. A server that answered with an error would answer the same. */
+function retryable(e: AdapterError): boolean {
+  if (e.code === "PROTOCOL_ERROR") return !e.serverAnswered;
+  return (
+    e.code === "START_FAILED" || e.code === "REQUEST_TIMEOUT" || e.code === "CONNECTION_CLOSED"
+  );
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

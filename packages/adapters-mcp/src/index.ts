@@ -1,3 +1,4 @@
+export { isLoopbackHost, MIN_TOKEN_LENGTH } from "./_httpHost.js";
 export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
 export {
   capturePayload,
@@ -50,10 +51,13 @@ export {
   type AddResult,
   type ConnectionStatus,
   compactTime,
+  DEFAULT_RETRY,
+  type ExtensionPhase,
   type ExtensionStatus,
   type HostOptions,
   newRegistryStreamId,
   openHost,
+  type RetryPolicy,
   ToolledgerHost,
   type UpstreamCallOptions,
   type UpstreamNotification,

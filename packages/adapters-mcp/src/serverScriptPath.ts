@@ -13,6 +13,9 @@ export const SERVER_NAMES = [
   "appOnly",
   "cursorLoop",
   "http",
+  "sse",
+  "environment",
+  "slowStart",
   "reference",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];

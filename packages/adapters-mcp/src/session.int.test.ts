@@ -306,7 +306,15 @@ describe("call timeout and cancellation", () => {
     expect((error as AdapterError).code).toBe("REQUEST_TIMEOUT");
     await session.settled();
     expect(session.extensions()).toEqual([
-      { key: "faulty", name: "faulty", status: "connected", reason: null },
+      {
+        key: "faulty",
+        name: "faulty",
+        status: "connected",
+        reason: null,
+        phase: "ready",
+        attempts: 1,
+        nextAttemptAt: null,
+      },
     ]);
     expect(text(await session.callTool("faulty__ok", {}))).toBe("ok");
   });

@@ -52,11 +52,11 @@ describe("import, sessions, replay, export, audit, explain on a real database", 
     expect(t.stderr()).toContain("imported 28 events from <stdin> as session piped");
   });
 
-  test("replay --json: one object per step; --to: the state at that position", async () => {
+  test("replay --jsonl: one object per step; --to: the state at that position", async () => {
     const t = setup();
     await run(["import", t.log, "--session", "s1", "--db", t.db], t.deps);
     const r = testDeps();
-    expect(await run(["replay", "s1", "--db", t.db, "--json"], r.deps)).toBe(EXIT.ok);
+    expect(await run(["replay", "s1", "--db", t.db, "--jsonl"], r.deps)).toBe(EXIT.ok);
     const steps = lines(r.stdout()).map((l) => JSON.parse(l));
     expect(steps).toHaveLength(28);
     expect(steps[8]).toMatchObject({
@@ -120,8 +120,8 @@ describe("import, sessions, replay, export, audit, explain on a real database", 
     expect(i.stdout().trim()).toBe("s1");
     const a = testDeps();
     const b = testDeps();
-    await run(["replay", "s1", "--db", t.db, "--json"], a.deps);
-    await run(["replay", "s1", "--db", other, "--json"], b.deps);
+    await run(["replay", "s1", "--db", t.db, "--jsonl"], a.deps);
+    await run(["replay", "s1", "--db", other, "--jsonl"], b.deps);
     const strip = (text: string) =>
       lines(text).map((l) => ({ ...JSON.parse(l), recordedAt: undefined }));
     expect(strip(b.stdout())).toEqual(strip(a.stdout()));

@@ -26,7 +26,8 @@ describe("a session written by the first release", () => {
   });
 
   test("replays step by step exactly as the first release did", async () => {
-    const r = await run(["replay", SESSION, "--json"]);
+    // The first release's `replay --json` wrote JSON Lines; that form is `--jsonl` now.
+    const r = await run(["replay", SESSION, "--jsonl"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(fixture("replay.jsonl"));
   });
@@ -51,7 +52,7 @@ describe("a session written by the first release", () => {
     writeFileSync(file, r.stdout);
     const i = await runCli(["import", file, "--db", other], { cwd: dir, env: cleanEnv(dir) });
     expect(i.code).toBe(0);
-    const again = await runCli(["replay", SESSION, "--db", other, "--json"], {
+    const again = await runCli(["replay", SESSION, "--db", other, "--jsonl"], {
       cwd: dir,
       env: cleanEnv(dir),
     });

@@ -74,6 +74,13 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
       }),
     );
     serve = await startServeHttp(["--config", config, "--db", db, "--deferral", "lookup"], dir);
+    // serve answers before its servers are up; these clients count list changes, so they
+    // connect once the registry is complete.
+    await eventually(
+      () => /notes is ready/.test(serve.stderr()) && /calculator is ready/.test(serve.stderr()),
+      "both servers ready",
+      30_000,
+    );
     a = await connect(serve.url, "client-a");
     b = await connect(serve.url, "client-b");
   }, 60_000);

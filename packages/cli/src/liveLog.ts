@@ -14,7 +14,7 @@ export async function liveLog(
   command: string,
 ): Promise<LoadedLog> {
   const { config, deferral } = loadServerSetup(flags, deps, command);
-  const { session } = await startSession(config, deferral, o, { now: deps.now });
+  const { session } = await startSession(config, deferral, o, { now: deps.now, env: deps.env });
   try {
     const entries: LogEntry[] = await readSessionEntries(session.store, session.streamId);
     return {

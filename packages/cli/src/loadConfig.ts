@@ -1,91 +1,33 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { ALWAYS_LOAD_ENV, DEFERRAL_ENV } from "@toolledger/core";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { ALWAYS_LOAD_ENV, DEFERRAL_ENV, nameToKey } from "@toolledger/core";
 import { type Document, isMap, LineCounter, parseDocument } from "yaml";
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  FILE_SETTING_NAMES,
+  FileSettingsSchema,
+  GooseExtensionSchema,
+  GooseFileSchema,
+  McpServerEntrySchema,
+  McpServersFileSchema,
+  VsCodeFileSchema,
+} from "./_configSchemas.js";
+import { type ConfigIssue, type RawServer, readServer } from "./_readServer.js";
+import { blankJsonComments } from "./blankJsonComments.js";
 import { CliError } from "./cliError.js";
-import type { LoadedConfig, ServerConfig } from "./serverConfig.js";
+import type { VariableScope } from "./expandVariables.js";
+import type { HostConvention, LoadedConfig, ServerConfig } from "./serverConfig.js";
 
 export const CONFIG_ENV = "TOOLLEDGER_CONFIG";
 
-const stringMap = z.record(z.string(), z.string());
-
-/** Claude Desktop and Cursor: `{ "mcpServers": { name: { command, args, env } | { url, headers } } }`. */
-const McpServerEntrySchema = z
-  .looseObject({
-    type: z.enum(["stdio", "http", "streamable-http", "streamable_http", "sse"]).optional(),
-    command: z.string().min(1, "must be a non-empty command").optional(),
-    args: z.array(z.string()).default([]),
-    env: stringMap.default({}),
-    cwd: z.string().optional(),
-    url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
-    headers: stringMap.default({}),
-    disabled: z.boolean().default(false),
-  })
-  .superRefine((entry, ctx) => {
-    if (entry.type === "sse") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["type"],
-        message:
-          'SSE transport is not supported; use "stdio" (command) or "http" (url, streamable HTTP)',
-      });
-    } else if (entry.command === undefined && entry.url === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message: 'needs "command" (a stdio server) or "url" (a streamable HTTP server)',
-      });
-    } else if (entry.command !== undefined && entry.url !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["url"], message: 'give "command" or "url", not both' });
-    }
-  });
-
-const McpServersFileSchema = z.looseObject({
-  mcpServers: z.record(z.string(), McpServerEntrySchema),
-});
-
-/** goose `config.yaml`: `extensions: { key: { type, cmd, args, envs, uri, headers, enabled, available_tools, timeout } }`. */
-const GooseExtensionSchema = z
-  .looseObject({
-    type: z.enum(["stdio", "streamable_http", "builtin", "platform"], {
-      error: 'must be one of "stdio", "streamable_http", "builtin", "platform"',
-    }),
-    name: z.string().optional(),
-    enabled: z.boolean().default(true),
-    cmd: z.string().min(1, "must be a non-empty command").optional(),
-    args: z.array(z.string()).default([]),
-    envs: stringMap.default({}),
-    cwd: z.string().optional(),
-    uri: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
-    headers: stringMap.default({}),
-    available_tools: z.array(z.string()).default([]),
-    timeout: z.number().positive("must be a positive number of seconds").optional(),
-    hidden: z.boolean().default(false),
-    expose_unprefixed: z.boolean().default(false),
-  })
-  .superRefine((ext, ctx) => {
-    if (ext.type === "stdio" && ext.cmd === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["cmd"],
-        message: 'a stdio extension needs "cmd" (the command to start)',
-      });
-    }
-    if (ext.type === "streamable_http" && ext.uri === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["uri"],
-        message: 'a streamable_http extension needs "uri" (http:// or https://)',
-      });
-    }
-  });
-
-const GooseFileSchema = z.looseObject({
-  extensions: z.record(z.string(), GooseExtensionSchema.nullable()).nullable(),
-  [DEFERRAL_ENV]: z.string().optional(),
-  [ALWAYS_LOAD_ENV]: z.string().optional(),
-});
+/** What reading a config may consult besides the file: the environment, for `${VAR}` and `env_keys`. */
+export interface ConfigContext {
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  cwd: string;
+  /** Check the file's structure only: `${…}` stays as written and `env_keys` are not looked up. */
+  structureOnly?: boolean;
+}
 
 /** The config file to read: `--config`, else `$TOOLLEDGER_CONFIG`, else goose's own config when it exists. */
 export function resolveConfigPath(
@@ -97,17 +39,25 @@ export function resolveConfigPath(
   if (flag !== undefined && flag !== "") return resolve(cwd, flag);
   const fromEnv = env[CONFIG_ENV];
   if (fromEnv !== undefined && fromEnv !== "") return resolve(cwd, fromEnv);
-  const configHome =
-    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(home, ".config");
-  const goose = join(configHome, "goose", "config.yaml");
+  const goose = gooseConfigPath(env, home);
   if (existsSync(goose)) return goose;
   throw new CliError("usage", "no MCP server configuration given", {
-    hint: `pass --config <file> (a Claude Desktop / Cursor JSON with "mcpServers", or a goose config.yaml), or set ${CONFIG_ENV}`,
+    hint: `pass --config <file> (a Claude Desktop / Cursor JSON with "mcpServers", a VS Code mcp.json with "servers", or a goose config.yaml), or set ${CONFIG_ENV}`,
   });
 }
 
+/** goose's config file: `$XDG_CONFIG_HOME/goose/config.yaml`, else `~/.config/goose/config.yaml`. */
+export function gooseConfigPath(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): string {
+  const configHome =
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(home, ".config");
+  return join(configHome, "goose", "config.yaml");
+}
+
 /** Reads and validates a config file; every problem is reported with file:line:column and field. */
-export function loadConfig(file: string): LoadedConfig {
+export function loadConfig(file: string, context: ConfigContext): LoadedConfig {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -120,13 +70,19 @@ export function loadConfig(file: string): LoadedConfig {
     }
     throw new CliError("badInput", `cannot read config file ${file}: ${(error as Error).message}`);
   }
-  return parseConfig(file, text);
+  return parseConfig(file, text, context);
 }
 
-export function parseConfig(file: string, text: string): LoadedConfig {
+const NO_CONTEXT: ConfigContext = { env: {}, home: "", cwd: "/" };
+
+export function parseConfig(
+  file: string,
+  text: string,
+  context: ConfigContext = NO_CONTEXT,
+): LoadedConfig {
   const lines = new LineCounter();
-  if (file.endsWith(".json")) checkJsonSyntax(file, text);
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const source = file.endsWith(".json") ? checkJsonSyntax(file, text) : text;
+  const doc = parseDocument(source, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const first = doc.errors[0];
   if (first) {
     const pos = lines.linePos(first.pos[0]);
@@ -135,101 +91,315 @@ export function parseConfig(file: string, text: string): LoadedConfig {
     });
   }
   const data: unknown = doc.toJS();
-  const where = (path: readonly PropertyKey[]) => position(doc, lines, path);
-  const declared = (path: readonly PropertyKey[]) => keyPosition(doc, lines, path) ?? where(path);
-  if (isRecord(data) && "mcpServers" in data) return fromMcpServers(file, data, where, declared);
-  if (isRecord(data) && "extensions" in data) return fromGoose(file, data, where, declared);
-  throw new CliError("badInput", `${file}:1:1: no "mcpServers" object and no "extensions" map`, {
-    hint: 'use the Claude Desktop / Cursor format {"mcpServers": {"name": {"command": "…", "args": []}}} or a goose config.yaml with an "extensions:" map',
-  });
+  const at: Locate = {
+    value: (path) => position(doc, lines, path),
+    key: (path) => keyPosition(doc, lines, path) ?? position(doc, lines, path),
+  };
+  if (isRecord(data) && "mcpServers" in data) return fromMcpServers(file, data, at, context);
+  if (isRecord(data) && "servers" in data) return fromVsCode(file, data, at, context);
+  if (isRecord(data) && "extensions" in data) return fromGoose(file, data, at, context);
+  throw new CliError(
+    "badInput",
+    `${file}:1:1: no "mcpServers" object, no "servers" object and no "extensions" map`,
+    {
+      hint: 'use the Claude Desktop / Cursor format {"mcpServers": {"name": {"command": "…", "args": []}}}, VS Code\'s {"servers": {…}}, or a goose config.yaml with an "extensions:" map',
+    },
+  );
 }
 
-type Where = (path: readonly PropertyKey[]) => { line: number; col: number };
+type Position = { line: number; col: number };
+interface Locate {
+  /** Where the value at `path` starts (a missing field: where its object starts). */
+  value: (path: readonly PropertyKey[]) => Position;
+  /** Where the key of the last path segment is written. */
+  key: (path: readonly PropertyKey[]) => Position;
+}
 
-function fromMcpServers(file: string, data: unknown, where: Where, declared: Where): LoadedConfig {
+function fromMcpServers(
+  file: string,
+  data: Record<string, unknown>,
+  at: Locate,
+  context: ConfigContext,
+): LoadedConfig {
   const parsed = McpServersFileSchema.safeParse(data);
-  if (!parsed.success) throw invalid(file, parsed.error, where, "mcpServers");
-  const servers: ServerConfig[] = [];
-  for (const [name, e] of Object.entries(parsed.data.mcpServers)) {
-    servers.push({
-      name,
-      kind: e.command !== undefined ? "stdio" : "streamable_http",
-      enabled: !e.disabled,
-      ...(e.command === undefined ? {} : { command: e.command }),
-      args: e.args,
-      env: e.env,
-      ...(e.cwd === undefined ? {} : { cwd: e.cwd }),
-      ...(e.url === undefined ? {} : { url: e.url }),
-      headers: e.headers,
-      availableTools: [],
-      exposeUnprefixed: false,
-      hidden: false,
-      source: { file, line: declared(["mcpServers", name]).line },
-    });
-  }
-  return { file, format: "mcpServers", servers, fileEnv: {} };
+  if (!parsed.success) throw invalid(file, schemaIssues(parsed.error, at, []), "mcpServers");
+  const found = readEntries(parsed.data.mcpServers ?? {}, "mcpServers", McpServerEntrySchema, at);
+  const raw = found.entries.map(
+    ({ key, entry, value }): RawServer => ({
+      format: "mcpServers",
+      key,
+      path: ["mcpServers", key],
+      name: key,
+      entry,
+      raw: value,
+    }),
+  );
+  return finish(file, "mcpServers", mcpServersHost(file), raw, found.issues, data, at, context, {});
 }
 
-function fromGoose(file: string, data: unknown, where: Where, declared: Where): LoadedConfig {
+function fromVsCode(
+  file: string,
+  data: Record<string, unknown>,
+  at: Locate,
+  context: ConfigContext,
+): LoadedConfig {
+  const parsed = VsCodeFileSchema.safeParse(data);
+  if (!parsed.success) throw invalid(file, schemaIssues(parsed.error, at, []), "vscode");
+  const found = readEntries(parsed.data.servers ?? {}, "servers", McpServerEntrySchema, at);
+  const raw = found.entries.map(
+    ({ key, entry, value }): RawServer => ({
+      format: "vscode",
+      key,
+      path: ["servers", key],
+      name: key,
+      entry,
+      raw: value,
+    }),
+  );
+  return finish(file, "vscode", "vscode", raw, found.issues, data, at, context, {});
+}
+
+function fromGoose(
+  file: string,
+  data: Record<string, unknown>,
+  at: Locate,
+  context: ConfigContext,
+): LoadedConfig {
   const parsed = GooseFileSchema.safeParse(data);
-  if (!parsed.success) throw invalid(file, parsed.error, where, "goose");
-  const servers: ServerConfig[] = [];
-  for (const [key, e] of Object.entries(parsed.data.extensions ?? {})) {
-    if (e === null) continue;
-    servers.push({
-      name: e.name ?? key,
-      kind: e.type,
-      enabled: e.enabled,
-      ...(e.cmd === undefined ? {} : { command: e.cmd }),
-      args: e.args,
-      env: e.envs,
-      ...(e.cwd === undefined ? {} : { cwd: e.cwd }),
-      ...(e.uri === undefined ? {} : { url: e.uri }),
-      headers: e.headers,
-      availableTools: e.available_tools,
-      ...(e.timeout === undefined ? {} : { timeoutSeconds: e.timeout }),
-      exposeUnprefixed: e.expose_unprefixed,
-      hidden: e.hidden,
-      source: { file, line: declared(["extensions", key]).line },
-    });
-  }
+  if (!parsed.success) throw invalid(file, schemaIssues(parsed.error, at, []), "goose");
+  // goose writes an extension it forgot as `key: null`.
+  const present = Object.fromEntries(
+    Object.entries(parsed.data.extensions ?? {}).filter(([, v]) => v !== null),
+  );
+  const found = readEntries(present, "extensions", GooseExtensionSchema, at);
+  const raw = found.entries.map(
+    ({ key, entry, value }): RawServer => ({
+      format: "goose",
+      key,
+      path: ["extensions", key],
+      name: entry.name ?? key,
+      entry,
+      raw: value,
+    }),
+  );
   const fileEnv: Record<string, string> = {};
   const mode = parsed.data[DEFERRAL_ENV];
   const always = parsed.data[ALWAYS_LOAD_ENV];
   if (mode !== undefined) fileEnv[DEFERRAL_ENV] = mode;
   if (always !== undefined) fileEnv[ALWAYS_LOAD_ENV] = always;
-  return { file, format: "goose", servers, fileEnv };
+  return finish(file, "goose", "goose", raw, found.issues, data, at, context, fileEnv);
+}
+
+/** Each entry against its schema on its own, so every bad entry is reported at once. */
+function readEntries<S extends z.ZodType>(
+  map: Record<string, unknown>,
+  field: string,
+  schema: S,
+  at: Locate,
+): { entries: { key: string; entry: z.infer<S>; value: unknown }[]; issues: ConfigIssue[] } {
+  const entries: { key: string; entry: z.infer<S>; value: unknown }[] = [];
+  const issues: ConfigIssue[] = [];
+  for (const [key, value] of Object.entries(map)) {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) entries.push({ key, entry: parsed.data, value });
+    else issues.push(...schemaIssues(parsed.error, at, [field, key]));
+  }
+  return { entries, issues };
+}
+
+function finish(
+  file: string,
+  format: LoadedConfig["format"],
+  host: HostConvention,
+  raw: readonly RawServer[],
+  entryIssues: readonly ConfigIssue[],
+  data: Record<string, unknown>,
+  at: Locate,
+  context: ConfigContext,
+  fileEnv: Record<string, string>,
+): LoadedConfig {
+  const issues: ConfigIssue[] = [...entryIssues];
+  const warnings: ConfigIssue[] = [];
+  const settings = readSettings(data, at, issues, warnings);
+  const scope: VariableScope = {
+    env: context.env,
+    home: context.home,
+    workspaceFolder: settings?.workspace_folder ?? workspaceFolder(file),
+  };
+  const defaults = {
+    inheritEnv: settings?.inherit_env ?? host !== "claude-desktop",
+    ...(settings?.timeout === undefined ? {} : { callTimeoutSeconds: settings.timeout }),
+    ...(settings?.start_timeout === undefined
+      ? {}
+      : { startTimeoutSeconds: settings.start_timeout }),
+  };
+  const secretsFile = format === "goose" ? gooseSecrets(file) : {};
+  const read: { server: ServerConfig; path: readonly PropertyKey[] }[] = [];
+  for (const entry of raw) {
+    const server = readServer(entry, {
+      structureOnly: context.structureOnly === true,
+      file,
+      at,
+      scope,
+      defaults,
+      secretsFile,
+      issues,
+      warnings,
+    });
+    if (server) read.push({ server, path: entry.path });
+  }
+  issues.push(...sameKeyIssues(read, at));
+  if (issues.length > 0) throw invalid(file, issues, format);
+  return {
+    file,
+    format,
+    host,
+    servers: read.map((r) => r.server),
+    fileEnv,
+    warnings: sortIssues(warnings).map(
+      (w) => `${file}:${w.line}:${w.col}: ${w.field}: ${w.message}`,
+    ),
+  };
+}
+
+/** R1: two servers whose names make one key would silently replace each other (R6). */
+function sameKeyIssues(
+  read: readonly { server: ServerConfig; path: readonly PropertyKey[] }[],
+  at: Locate,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const byKey = new Map<string, ServerConfig>();
+  for (const { server, path } of read) {
+    if (!server.enabled) continue;
+    const key = nameToKey(server.name);
+    const issue = (message: string) =>
+      issues.push({ ...at.key(path), field: path.map(String).join("."), message });
+    if (key === "") {
+      issue(
+        `the name ${JSON.stringify(server.name)} has no character a key keeps (letters, digits, _ or -): rename it`,
+      );
+      continue;
+    }
+    const earlier = byKey.get(key);
+    if (earlier) {
+      issue(
+        `${JSON.stringify(server.name)} and ${JSON.stringify(earlier.name)} (line ${earlier.source.line}) both make the key ${JSON.stringify(key)}, so one would replace the other: rename one of them`,
+      );
+      continue;
+    }
+    byKey.set(key, server);
+  }
+  return issues;
+}
+
+function readSettings(
+  data: Record<string, unknown>,
+  at: Locate,
+  issues: ConfigIssue[],
+  warnings: ConfigIssue[],
+): z.infer<typeof FileSettingsSchema> {
+  const value = data.toolledger;
+  if (value === undefined) return undefined;
+  const parsed = FileSettingsSchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = ["toolledger", ...issue.path];
+      issues.push({
+        ...at.value(path),
+        field: path.map(String).join("."),
+        message: issue.message,
+      });
+    }
+    return undefined;
+  }
+  if (isRecord(value)) {
+    for (const key of Object.keys(value)) {
+      if (!FILE_SETTING_NAMES.includes(key)) {
+        warnings.push({
+          ...at.key(["toolledger", key]),
+          field: `toolledger.${key}`,
+          message: `unknown setting ${key}; it has no effect (known: ${FILE_SETTING_NAMES.join(", ")})`,
+        });
+      }
+    }
+  }
+  return parsed.data;
+}
+
+/** Claude Desktop passes its servers only HOME, PATH, USER and the like; Cursor and Claude Code pass everything. */
+function mcpServersHost(file: string): HostConvention {
+  if (basename(file) === "claude_desktop_config.json") return "claude-desktop";
+  if (file.includes(`${sep}.cursor${sep}`)) return "cursor";
+  return "generic";
+}
+
+/** `${workspaceFolder}`: the folder that holds `.vscode/` or `.cursor/`, else the config file's own folder. */
+export function workspaceFolder(file: string): string {
+  const dir = dirname(file);
+  const name = basename(dir);
+  return name === ".vscode" || name === ".cursor" ? dirname(dir) : dir;
+}
+
+/** goose keeps `env_keys` secrets in the keyring, or in `secrets.yaml` beside its config when the keyring is off. */
+function gooseSecrets(file: string): Record<string, string> {
+  const path = join(dirname(file), "secrets.yaml");
+  if (!existsSync(path)) return {};
+  try {
+    const data: unknown = parseDocument(readFileSync(path, "utf8")).toJS();
+    if (!isRecord(data)) return {};
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(data))
+      if (typeof value === "string") out[key] = value;
+    return out;
+  } catch {
+    // An unreadable secrets file is as good as none: the missing key is reported by name.
+    return {};
+  }
+}
+
+function schemaIssues(
+  error: z.ZodError,
+  at: Locate,
+  prefix: readonly PropertyKey[],
+): ConfigIssue[] {
+  return error.issues.map((issue) => {
+    const path = [...prefix, ...issue.path];
+    return {
+      ...at.value(path),
+      field: path.map(String).join(".") || "(top level)",
+      message: issue.message,
+    };
+  });
 }
 
 const MAX_ISSUES = 10;
 
+function sortIssues<T extends ConfigIssue>(issues: readonly T[]): T[] {
+  return [...issues].sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
 function invalid(
   file: string,
-  error: z.ZodError,
-  where: Where,
-  format: "mcpServers" | "goose",
+  issues: readonly ConfigIssue[],
+  format: LoadedConfig["format"],
 ): CliError {
-  const located = error.issues.map((issue) => ({ issue, pos: where(issue.path) }));
-  located.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
-  const lines = located.slice(0, MAX_ISSUES).map(({ issue, pos }) => {
-    const field = issue.path.map(String).join(".") || "(top level)";
-    return `${file}:${pos.line}:${pos.col}: ${field}: ${issue.message}`;
-  });
-  if (error.issues.length > MAX_ISSUES)
-    lines.push(`… and ${error.issues.length - MAX_ISSUES} more`);
+  const sorted = sortIssues(issues);
+  const lines = sorted
+    .slice(0, MAX_ISSUES)
+    .map((issue) => `${file}:${issue.line}:${issue.col}: ${issue.field}: ${issue.message}`);
+  if (sorted.length > MAX_ISSUES) lines.push(`… and ${sorted.length - MAX_ISSUES} more`);
+  const unset = sorted.find((i) => i.variable !== undefined)?.variable;
   const hint =
-    format === "goose"
-      ? "each extension needs `type` (stdio, streamable_http, builtin, platform); stdio needs `cmd` (+ `args`, `envs`), streamable_http needs `uri` (+ `headers`)"
-      : 'each server needs "command" (+ "args", "env") or "url" (+ "headers")';
+    unset !== undefined
+      ? `export ${unset} before starting toolledger (hosts start it with a small environment: put it in the host's "env" for toolledger), or write \${${unset}:-default}`
+      : format === "goose"
+        ? "each extension needs `type` (stdio, streamable_http, sse, builtin, platform, frontend, inline_python); stdio needs `cmd` (+ `args`, `envs`), streamable_http and sse need `uri` (+ `headers`)"
+        : 'each server needs "command" (+ "args", "env") or "url" (+ "headers"; "type": "sse" for legacy SSE servers)';
   return new CliError("badInput", `invalid config:\n${lines.join("\n")}`, { hint });
 }
 
 /** The deepest node on `path` that exists (a missing field is reported where its object starts). */
-function position(
-  doc: Document,
-  lines: LineCounter,
-  path: readonly PropertyKey[],
-): { line: number; col: number } {
+function position(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): Position {
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n) as unknown[], true) as
       | { range?: [number, number, number] }
@@ -241,12 +411,11 @@ function position(
   return { line: 1, col: 1 };
 }
 
-/** Where the key of the last path segment is written (the line a server is declared on). */
 function keyPosition(
   doc: Document,
   lines: LineCounter,
   path: readonly PropertyKey[],
-): { line: number; col: number } | undefined {
+): Position | undefined {
   const parent = doc.getIn(path.slice(0, -1) as unknown[], true);
   if (!isMap(parent)) return undefined;
   const last = path.at(-1);
@@ -257,9 +426,15 @@ function keyPosition(
   return undefined;
 }
 
-function checkJsonSyntax(file: string, text: string): void {
+/**
+ * Strict JSON, except comments, which VS Code's and Cursor's files may hold: they are blanked
+ * out (keeping every offset, so positions stay true). Returns the text to parse.
+ */
+function checkJsonSyntax(file: string, text: string): string {
+  const source = blankJsonComments(text);
   try {
-    JSON.parse(text);
+    JSON.parse(source);
+    return source;
   } catch (error) {
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
@@ -267,16 +442,14 @@ function checkJsonSyntax(file: string, text: string): void {
     let col = 1;
     if (at) {
       const offset = Number(at[1]);
-      const before = text.slice(0, offset).split("\n");
+      const before = source.slice(0, offset).split("\n");
       line = before.length;
       col = (before.at(-1)?.length ?? 0) + 1;
     }
     throw new CliError(
       "badInput",
       `${file}:${line}:${col}: invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`,
-      {
-        hint: "fix the JSON syntax (trailing commas and comments are not allowed in .json files)",
-      },
+      { hint: "fix the JSON syntax (trailing commas are not allowed in .json files)" },
     );
   }
 }

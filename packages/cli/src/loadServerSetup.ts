@@ -20,7 +20,7 @@ export function loadServerSetup(
   deps: Deps,
   command: string,
 ): { config: LoadedConfig; deferral: DeferralConfig } {
-  const config = loadConfig(resolveConfigPath(flags.config, deps.env, deps.home, deps.cwd));
+  const config = loadConfig(resolveConfigPath(flags.config, deps.env, deps.home, deps.cwd), deps);
   const deferral = resolveDeferral(
     { deferral: flags.deferral, alwaysLoad: flags.alwaysLoad },
     deps.env,

@@ -5,6 +5,7 @@ import { demoSpec } from "./commands/demoSpec.js";
 import { explainSpec } from "./commands/explainSpec.js";
 import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
+import { installSpec, uninstallSpec } from "./commands/installSpec.js";
 import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
@@ -37,6 +38,11 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
   { spec: explainSpec, load: async () => (await import("./commands/explain.js")).explainCommand },
   { spec: exportSpec, load: async () => (await import("./commands/export.js")).exportCommand },
   { spec: importSpec, load: async () => (await import("./commands/import.js")).importCommand },
+  { spec: installSpec, load: async () => (await import("./commands/install.js")).installCommand },
+  {
+    spec: uninstallSpec,
+    load: async () => (await import("./commands/uninstall.js")).uninstallCommand,
+  },
   { spec: clearSpec, load: async () => (await import("./commands/lifecycle.js")).clearCommand },
   {
     spec: compactSpec,

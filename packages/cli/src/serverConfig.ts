@@ -1,31 +1,59 @@
+/** How a server is reached: started as a process, or over HTTP (streamable or legacy SSE). */
+export type ConnectedKind = "stdio" | "streamable_http" | "sse";
+/** goose kinds that live inside goose itself: nothing to start, skipped with a note. */
+export type InHostKind = "builtin" | "platform" | "frontend" | "inline_python";
+export type ServerKind = ConnectedKind | InHostKind;
+
+export const IN_HOST_KINDS: readonly InHostKind[] = [
+  "builtin",
+  "platform",
+  "frontend",
+  "inline_python",
+];
+
+/** The host whose file this is: its conventions decide what a server inherits. */
+export type HostConvention = "claude-desktop" | "cursor" | "vscode" | "goose" | "generic";
+
 /** One MCP server ("extension") as read from a config file, before anything is started. */
 export interface ServerConfig {
   /** Display name as given (R2); its key is `nameToKey(name)` (R1). */
   name: string;
-  kind: "stdio" | "streamable_http" | "builtin" | "platform";
-  /** goose's `enabled: false` keeps an extension in the file but out of the session. */
+  kind: ServerKind;
+  /** goose's `enabled: false` (or `disabled: true`) keeps a server in the file but out of the session. */
   enabled: boolean;
   command?: string;
   args: string[];
-  /** Values are secrets: never printed, never put in an event (R6). */
+  /** Values are secrets: never printed, never put in an event (R6). Includes `env_keys` and `envFile`. */
   env: Record<string, string>;
+  /** Whether the server starts from the gateway's whole environment, or only HOME, PATH, USER and the like. */
+  inheritEnv: boolean;
   cwd?: string;
   url?: string;
   /** Values are secrets, as `env`. */
   headers: Record<string, string>;
   /** R9 allow-list of raw tool names; empty means all. */
   availableTools: string[];
-  timeoutSeconds?: number;
+  /** Per-server tool call timeout (seconds), else the file's, else the CLI's default. */
+  callTimeoutSeconds?: number;
+  /** Per-server start timeout (seconds), else the file's, else the CLI's default. */
+  startTimeoutSeconds?: number;
   exposeUnprefixed: boolean;
   hidden: boolean;
+  /** Values expanded from environment variables into command, args or url: redacted like env values. */
+  secrets: string[];
+  /** Why this server cannot be started (a missing `env_keys` variable), or undefined. */
+  problem?: string;
   /** Where the server was declared, for messages. */
   source: { file: string; line: number };
 }
 
 export interface LoadedConfig {
   file: string;
-  format: "mcpServers" | "goose";
+  format: "mcpServers" | "vscode" | "goose";
+  host: HostConvention;
   servers: ServerConfig[];
   /** Deferral settings found in the file itself (goose keeps `GOOSE_*` keys at the top level). */
   fileEnv: Record<string, string>;
+  /** `file:line: …` lines for options that have no effect (an unknown option, a misspelling). */
+  warnings: string[];
 }

@@ -1,4 +1,7 @@
 import {
+  DEFAULT_RETRY,
+  type ExtensionConfig,
+  type ExtensionStatus,
   openHost,
   openSession,
   type ToolledgerHost,
@@ -20,6 +23,9 @@ export interface StartedSession {
   failures: { name: string; message: string }[];
 }
 
+/** The environment servers may inherit (the host's convention, see ServerConfig.inheritEnv). */
+type Env = Readonly<Record<string, string | undefined>>;
+
 /**
  * Opens a host (on `store`, or in memory) and connects every enabled server of the config
  * file. Servers that fail to start are reported on stderr and returned; the others keep
@@ -28,18 +34,67 @@ export interface StartedSession {
 export async function startHost(
   config: LoadedConfig,
   o: Output,
-  options: { store?: EventStore; now: () => Date; version?: string },
+  options: { store?: EventStore; now: () => Date; version?: string; env: Env },
 ): Promise<StartedHost> {
+  reportWarnings(config, o);
   const host = await openHost({
     ...(options.store ? { store: options.store } : {}),
-    ...callTimeout(config),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),
   });
   host.errors$.subscribe((error) =>
     o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
   );
-  return { host, failures: await connectServers(host, config, o) };
+  return { host, failures: await connectServers(host, config, o, options.env) };
+}
+
+/** A server may take this long to start when nothing waits for it (a first `npx -y` download). */
+export const BACKGROUND_START_TIMEOUT_MS = 120_000;
+
+/**
+ * Opens a host and starts every enabled server of the config file in the background, with
+ * bounded restarts (DEFAULT_RETRY): the gateway serves at once with what is ready, and each
+ * server's progress (ready, failed and retrying, given up) is said on stderr as it happens.
+ */
+export async function startHostInBackground(
+  config: LoadedConfig,
+  o: Output,
+  options: { store?: EventStore; now: () => Date; version?: string; env: Env },
+): Promise<StartedHost> {
+  reportWarnings(config, o);
+  const host = await openHost({
+    ...(options.store ? { store: options.store } : {}),
+    now: options.now,
+    ...(options.version ? { toolledgerVersion: options.version } : {}),
+    connectTimeoutMs: BACKGROUND_START_TIMEOUT_MS,
+    retry: DEFAULT_RETRY,
+  });
+  host.errors$.subscribe((error) =>
+    o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
+  );
+  host.status$.subscribe((status) => reportStatus(host, status, o));
+  const { configs, failures } = serversToStart(config, o, options.env);
+  await host.startExtensions(configs);
+  return { host, failures };
+}
+
+function reportStatus(host: ToolledgerHost, s: ExtensionStatus, o: Output): void {
+  const attempts = DEFAULT_RETRY.attempts;
+  if (s.phase === "ready") {
+    const tools = host.listTools({ extension: s.key, includeHidden: true }).length;
+    o.note(
+      `toolledger: ${s.name} is ready (${tools} tool(s))${s.attempts > 1 ? ` after ${s.attempts} attempts` : ""}`,
+    );
+  } else if (s.phase === "retrying") {
+    const wait = s.nextAttemptAt ? Math.max(0, Date.parse(s.nextAttemptAt) - Date.now()) : 0;
+    o.note(
+      `${o.err.red("error:")} ${s.reason ?? `${s.name} failed`} (attempt ${s.attempts} of ${attempts}; trying again in ${Math.round(wait / 100) / 10} s)`,
+    );
+  } else if (s.phase === "failed") {
+    o.note(
+      `${o.err.red("error:")} ${s.reason ?? `${s.name} failed`} (${s.attempts} attempt(s); giving up: fix it and restart toolledger)`,
+    );
+  }
 }
 
 /** A host and one conversation in memory: the registry of a config file as a model would see it. */
@@ -47,44 +102,31 @@ export async function startSession(
   config: LoadedConfig,
   deferral: DeferralConfig,
   o: Output,
-  options: { now: () => Date },
+  options: { now: () => Date; env: Env },
 ): Promise<StartedSession> {
+  reportWarnings(config, o);
   const session = await openSession({
-    ...callTimeout(config),
     now: options.now,
     conversation: { deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] } },
   });
   session.errors$.subscribe((error) =>
     o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
   );
-  return { session, failures: await connectServers(session.host, config, o) };
+  return { session, failures: await connectServers(session.host, config, o, options.env) };
 }
 
-function callTimeout(config: LoadedConfig): { callTimeoutMs?: number } {
-  const timeouts = config.servers.flatMap((s) =>
-    s.timeoutSeconds === undefined ? [] : [s.timeoutSeconds * 1000],
-  );
-  return timeouts.length > 0 ? { callTimeoutMs: Math.max(...timeouts) } : {};
+/** Options that have no effect (unknown, misspelt) are said once, before anything starts. */
+function reportWarnings(config: LoadedConfig, o: Output): void {
+  for (const warning of config.warnings) o.note(`${o.err.yellow("warning:")} ${warning}`);
 }
 
 async function connectServers(
   host: ToolledgerHost,
   config: LoadedConfig,
   o: Output,
+  env: Env,
 ): Promise<{ name: string; message: string }[]> {
-  const configs = [];
-  for (const server of config.servers) {
-    if (!server.enabled) continue;
-    const ext = toExtensionConfig(server);
-    if (ext === null) {
-      o.note(
-        `${o.err.dim("skipped:")} ${server.name} (${config.file}:${server.source.line}) is a goose ${server.kind} extension; it lives inside goose and has no server to start`,
-      );
-      continue;
-    }
-    configs.push(ext);
-  }
-  const failures: { name: string; message: string }[] = [];
+  const { configs, failures } = serversToStart(config, o, env);
   for (const result of await host.addExtensions(configs)) {
     if (result.error) {
       failures.push({ name: result.name, message: result.error.message });
@@ -92,4 +134,31 @@ async function connectServers(
     }
   }
   return failures;
+}
+
+/** The adapter configs of the enabled servers; in-host kinds are skipped and config problems reported. */
+function serversToStart(
+  config: LoadedConfig,
+  o: Output,
+  env: Env,
+): { configs: ExtensionConfig[]; failures: { name: string; message: string }[] } {
+  const configs: ExtensionConfig[] = [];
+  const failures: { name: string; message: string }[] = [];
+  for (const server of config.servers) {
+    if (!server.enabled) continue;
+    const ext = toExtensionConfig(server, env);
+    if (ext === null) {
+      o.note(
+        `${o.err.dim("skipped:")} ${server.name} (${config.file}:${server.source.line}) is a goose ${server.kind} extension; it lives inside goose and has no server to start`,
+      );
+      continue;
+    }
+    if (server.problem !== undefined) {
+      failures.push({ name: server.name, message: server.problem });
+      o.note(`${o.err.red("error:")} ${server.problem}`);
+      continue;
+    }
+    configs.push(ext);
+  }
+  return { configs, failures };
 }

@@ -56,7 +56,7 @@ describeWithPostgres("moving a session between SQLite and PostgreSQL", (url) => 
       timeoutMs: 60_000,
     });
     expect(demo.code, demo.stderr).toBe(0);
-    session = /toolledger replay (\S+) --db/.exec(demo.stdout)?.[1] ?? "";
+    session = / replay (\S+) --db/.exec(demo.stdout)?.[1] ?? "";
   }, 90_000);
 
   test("export from SQLite, import into PostgreSQL, export, import into SQLite: the same conversation, registry and replay", async () => {
@@ -81,7 +81,7 @@ describeWithPostgres("moving a session between SQLite and PostgreSQL", (url) => 
     expect(comparable(readFileSync(b, "utf8"))).toEqual(original);
     expect(comparable(readFileSync(c, "utf8"))).toEqual(original);
     const replay = async (db: string) =>
-      (await run(["replay", session, "--db", db, "--json"])).stdout
+      (await run(["replay", session, "--db", db, "--jsonl"])).stdout
         .trim()
         .split("\n")
         .map((l) => (JSON.parse(l) as { changes: unknown }).changes);

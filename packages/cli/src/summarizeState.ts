@@ -8,6 +8,7 @@ import {
   staleExtensions,
 } from "@toolledger/core";
 import { formatTable } from "./formatTable.js";
+import { isWarning } from "./isWarning.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 import type { Style } from "./style.js";
 
@@ -141,9 +142,22 @@ export function formatStateSummary(s: StateSummary, style: Style): string {
   }
   if (s.staleExtensions.length > 0)
     out.push(`${style.bold("stale")} ${s.staleExtensions.join(", ")} (need fetching, R11)`);
-  if (s.diagnostics.length > 0) {
+  const failedEnables = s.diagnostics.filter(
+    (d) => d.kind === "anomaly" && d.anomaly === "failed_response",
+  ).length;
+  if (failedEnables > 0)
+    out.push(
+      `${style.bold("failed enables")} ${failedEnables} (the model named tools it could not enable; see audit)`,
+    );
+  const shown = s.diagnostics.filter(
+    (d) => d.kind !== "anomaly" || d.anomaly !== "failed_response",
+  );
+  if (shown.length > 0) {
     out.push("", style.bold("diagnostics"));
-    for (const d of s.diagnostics) out.push(`  ${style.yellow("!")} ${d.message}`);
+    for (const d of shown)
+      out.push(
+        isWarning(d) ? `  ${style.yellow("!")} ${d.message}` : `  ${style.dim(`· ${d.message}`)}`,
+      );
   }
   return `${out.join("\n")}\n`;
 }

@@ -56,11 +56,11 @@ describe("terminal behaviour", () => {
     const tty = testDeps({ tty: true });
     const file = join(tty.dir, "long.jsonl");
     writeFileSync(file, events.map((e) => JSON.stringify(e)).join("\n"));
-    expect(await run(["replay", file, "--json"], tty.deps)).toBe(EXIT.ok);
+    expect(await run(["replay", file, "--jsonl"], tty.deps)).toBe(EXIT.ok);
     expect(tty.stderr()).toContain("\rreplaying 2000/2101");
     expect(tty.stdout().trim().split("\n")).toHaveLength(2101);
     const piped = testDeps();
-    await run(["replay", file, "--json"], piped.deps);
+    await run(["replay", file, "--jsonl"], piped.deps);
     expect(piped.stderr()).toBe("");
   });
 });

@@ -10,10 +10,14 @@ export interface ServeProcess {
 }
 
 /** Starts `toolledger serve --http 0 …` as a user would and waits for the URL it prints. */
-export async function startServeHttp(args: readonly string[], dir: string): Promise<ServeProcess> {
+export async function startServeHttp(
+  args: readonly string[],
+  dir: string,
+  env: Record<string, string> = cleanEnv(dir),
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, "serve", "--http", "0", ...args], {
     cwd: dir,
-    env: cleanEnv(dir),
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -20,6 +20,7 @@ import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
 import { createOutput, type Output } from "../output.js";
 import { sessionNotFound } from "../readSession.js";
+import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { auditSpec } from "./auditSpec.js";
 
 export async function auditCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -98,14 +99,6 @@ export function parseTime(value: string, flag: string, now: Date): Date {
   return new Date(t);
 }
 
-function endedBy(by: string): string {
-  return by === "Cleared"
-    ? "cleared"
-    : by === "Compacted"
-      ? "compacted away"
-      : "call id answered again";
-}
-
 function formatAudit(
   requests: readonly EnableAuditRecord[],
   orphans: number,
@@ -125,11 +118,7 @@ function formatAudit(
     r.names.join(", ") || "(none)",
     outcome(r),
     `${r.requested.position}${r.responded ? `→${r.responded.position}` : ""}`,
-    r.stillEnabled.length > 0
-      ? r.stillEnabled.join(", ")
-      : r.ended
-        ? `no: ${endedBy(r.ended.by)} at ${r.ended.position}`
-        : "-",
+    stillEnabledLabel(r),
     r.error ? r.error.code : "",
   ]);
   const header = [

@@ -5,7 +5,7 @@ export const auditSpec: CommandSpec = {
   summary:
     "The enable history: every enable_tools request, its outcome, and whether its tools are still enabled.",
   description:
-    "Outcomes: enabled, failed (with the recorded error), never_answered. A request's names stay enabled until a\n/clear (the CLEARED column gives its position) or a compaction that dropped them. Responses that paired with no\nrequest are listed separately: they enabled nothing (D6).",
+    "Outcomes: enabled, failed (with the recorded error), never_answered. A request's names stay enabled until a\n/clear or a compaction that dropped them: STILL ENABLED says yes, or which one ended them and at which\nposition (no: cleared at 18). Responses that paired with no request are listed separately: they enabled\nnothing (D6).",
   positionals: [],
   options: [
     {
@@ -53,7 +53,7 @@ export const auditSpec: CommandSpec = {
   ],
   examples: [
     "toolledger audit",
-    "toolledger audit --session 20261129-2345-a1b2c3 --tool notes__search",
+    "toolledger audit --session conv-20261130-162107-5f3a9c1e --tool notes__search_notes",
     "toolledger audit --since 24h --csv > enables.csv",
     "toolledger audit --calls --outcome refused",
   ],

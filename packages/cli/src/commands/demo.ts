@@ -13,6 +13,7 @@ import {
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { appendToConversation } from "../appendToConversation.js";
 import { CliError } from "../cliError.js";
+import { cliInvocation } from "../cliInvocation.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -26,6 +27,7 @@ import { createOutput, type Output } from "../output.js";
 import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
 import { shellQuote } from "../shellQuote.js";
+import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";
 
 const TIMEOUT_MS = 15_000;
@@ -227,14 +229,17 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     const audit = await store.auditEnables({ sessionId });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const db = shellQuote(location.path);
+    const main = fileURLToPath(new URL("../main.js", import.meta.url));
+    // Printed commands run as printed: `toolledger` only when that is this CLI on the PATH.
+    const tl = cliInvocation(deps.env, main);
     const next = [
-      `toolledger replay ${sessionId} --db ${db}`,
-      `toolledger replay ${sessionId} --to ${Math.min(entries.at(-1)?.position ?? 0, 12)} --db ${db}`,
-      `toolledger audit --session ${sessionId} --db ${db}`,
-      `toolledger explain notes__add_note --session ${sessionId} --db ${db}`,
-      `toolledger explain calculator__calculate --session ${sessionId} --db ${db}`,
-      `toolledger view ${sessionId} --db ${db} --open`,
-      `toolledger export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
+      `${tl} replay ${sessionId} --db ${db}`,
+      `${tl} replay ${sessionId} --to ${Math.min(entries.at(-1)?.position ?? 0, 12)} --db ${db}`,
+      `${tl} audit --session ${sessionId} --db ${db}`,
+      `${tl} explain notes__add_note --session ${sessionId} --db ${db}`,
+      `${tl} explain calculator__calculate --session ${sessionId} --db ${db}`,
+      `${tl} view ${sessionId} --db ${db} --open`,
+      `${tl} export ${sessionId} --db ${db} > ${sessionId}.jsonl`,
     ];
     if (json) {
       o.json({
@@ -259,8 +264,8 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     say(`  ${formatContextTokens(tokens)}`);
     say(`\nDone in ${seconds}s. ${o.out.bold("Next, try:")}`);
     for (const line of next) say(`  ${line}`);
-    const main = fileURLToPath(new URL("../main.js", import.meta.url));
-    say(o.out.dim(`\n(not on your PATH yet? alias toolledger=${shellQuote(`node ${main}`)})`));
+    if (tl !== "toolledger")
+      say(o.out.dim(`\n(to type \`toolledger\` instead: alias toolledger=${shellQuote(tl)})`));
     return EXIT.ok;
   } finally {
     await store.close();
@@ -298,11 +303,7 @@ function formatAuditRows(
         ? o.out.red(r.outcome)
         : o.out.yellow(r.outcome),
     `${r.requested.position}${r.responded ? `→${r.responded.position}` : ""}`,
-    r.stillEnabled.length > 0
-      ? "yes"
-      : r.ended
-        ? `no: ${r.ended.by === "Cleared" ? "cleared" : r.ended.by} at ${r.ended.position}`
-        : "-",
+    stillEnabledLabel(r),
   ]);
   return formatTable(rows, {
     header: ["CALL", "NAMES", "OUTCOME", "EVENTS", "STILL ENABLED"],

@@ -6,7 +6,7 @@ import { EXIT } from "../exitCodes.js";
 import { type Explanation, explainTool } from "../explainTool.js";
 import { type LoadedLog, loadLog } from "../loadLog.js";
 import { openStore } from "../openStore.js";
-import { createOutput, type Output } from "../output.js";
+import { createOutput, type Output, shortTime } from "../output.js";
 import { explainSpec } from "./explainSpec.js";
 
 export async function explainCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -38,11 +38,12 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
   } else if (session !== undefined) {
     log = await loadLog(session, stringOption(parsed, "db"), deps);
   } else {
-    log = await loadLog(
-      await latestSession(stringOption(parsed, "db"), deps),
-      stringOption(parsed, "db"),
-      deps,
+    const latest = await latestSession(stringOption(parsed, "db"), deps);
+    // Picking one for the user is fine; picking it silently is not.
+    o.note(
+      `explain: no --session given; using the latest session, ${latest.id}${latest.startedAt ? ` (started ${shortTime(latest.startedAt)})` : ""} in ${latest.db} (--session picks another)`,
     );
+    log = await loadLog(latest.id, stringOption(parsed, "db"), deps);
   }
   const explanation = explainTool(log.entries, tool);
   if (explanation.status === "unknown") {
@@ -58,18 +59,24 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
   return EXIT.ok;
 }
 
-async function latestSession(dbFlag: string | undefined, deps: Deps): Promise<string> {
+/** The newest conversation (or first-release session) of the database; registry streams are skipped. */
+async function latestSession(
+  dbFlag: string | undefined,
+  deps: Deps,
+): Promise<{ id: string; startedAt: string | undefined; db: string }> {
   const location = resolveDatabasePath(dbFlag, deps.env, deps.home, deps.cwd);
   const store = await openStore(location, "read");
   try {
     const sessions = await store.listSessions();
-    const last = sessions.at(-1);
-    if (!last) {
-      throw new CliError("notFound", `no sessions in ${location.path}`, {
-        hint: "run `toolledger demo` to record one, or pass --config",
-      });
+    for (let i = sessions.length - 1; i >= 0; i--) {
+      const s = sessions[i]!;
+      const [first] = await store.readStream(s.sessionId, { maxCount: 1 });
+      if (first?.event.type === "HostStarted") continue;
+      return { id: s.sessionId, startedAt: first?.event.at, db: location.path };
     }
-    return last.sessionId;
+    throw new CliError("notFound", `no sessions in ${location.path}`, {
+      hint: "run `toolledger demo` to record one, or pass --config",
+    });
   } finally {
     await store.close();
   }

@@ -34,8 +34,8 @@ export const explainSpec: CommandSpec = {
     JSON_OPTION,
   ],
   examples: [
-    "toolledger explain notes__search",
-    "toolledger explain calculator__divide --session 20261129-2345-a1b2c3",
+    "toolledger explain notes__search_notes",
+    "toolledger explain calculator__calculate --session conv-20261130-162107-5f3a9c1e",
     "toolledger explain github.create_issue --config ~/.config/goose/config.yaml --deferral lookup",
   ],
 };

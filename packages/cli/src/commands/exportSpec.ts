@@ -20,7 +20,7 @@ export const exportSpec: CommandSpec = {
     DB_OPTION,
   ],
   examples: [
-    "toolledger export 20261129-2345-a1b2c3 > session.jsonl",
-    "toolledger export 20261129-2345-a1b2c3 -o session.jsonl",
+    "toolledger export conv-20261130-162107-5f3a9c1e > session.jsonl",
+    "toolledger export conv-20261130-162107-5f3a9c1e -o session.jsonl",
   ],
 };

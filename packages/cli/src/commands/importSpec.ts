@@ -24,7 +24,7 @@ export const importSpec: CommandSpec = {
   ],
   examples: [
     "toolledger import session.jsonl",
-    "toolledger export 20261129-2345-a1b2c3 | toolledger import - --db ./copy.db",
+    "toolledger export conv-20261130-162107-5f3a9c1e | toolledger import - --db ./copy.db",
     "toolledger import bug-report.jsonl --session bug-1234 --db ./triage.db",
   ],
 };

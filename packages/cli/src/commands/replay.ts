@@ -27,7 +27,9 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     return EXIT.ok;
   }
   const to = integerOption(parsed, "to", "replay", 0);
+  const jsonl = booleanOption(parsed, "jsonl");
   const json = booleanOption(parsed, "json");
+  if (json && jsonl) throw usageError("replay: give --json or --jsonl, not both", "replay");
   const log = await loadLog(parsed.positionals[0]!, stringOption(parsed, "db"), deps);
   const last = log.entries.at(-1)?.position ?? 0;
   if (to !== undefined && to > last) {
@@ -40,6 +42,11 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
   const width = stepWidth(log.entries);
   let state: State = initialState();
   let n = 0;
+  let anomalies = 0;
+  let failedEnables = 0;
+  // --json is one document like every other command's; it is streamed, so a long log costs no memory.
+  if (json && to === undefined)
+    deps.stdout.write(`{"source":${JSON.stringify(log.label)},"steps":[`);
   for (const { step, state: next } of replaySteps(log.entries)) {
     if (to !== undefined && step.position > to) break;
     state = next;
@@ -47,23 +54,34 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     if (progress && n % PROGRESS_EVERY === 0)
       deps.stderr.write(`\rreplaying ${n}/${log.entries.length}`);
     if (to !== undefined) continue;
-    if (json) o.json(step);
+    for (const c of step.changes) {
+      if (c.kind === "anomaly") anomalies++;
+      else if (c.kind === "enable_failed") failedEnables++;
+    }
+    if (json) deps.stdout.write(`${n > 1 ? "," : ""}${JSON.stringify(step)}`);
+    else if (jsonl) o.json(step);
     else o.data(formatStep(step, width, o));
   }
   if (progress) deps.stderr.write(`\r${" ".repeat(40)}\r`);
   const summary = summarizeState(state, { includeHidden: booleanOption(parsed, "include-hidden") });
   if (to !== undefined) {
-    if (json) o.json({ position: to, ...summary });
+    if (json || jsonl) o.json({ position: to, ...summary });
     else {
       o.data(`${o.out.bold(`state after position ${to}`)} of ${log.label}\n`);
       o.data(formatStateSummary(summary, o.out));
     }
     return EXIT.ok;
   }
-  if (!json) {
-    const anomalies = state.anomalyCount;
+  if (json) deps.stdout.write(`],"state":${JSON.stringify(summary)}}\n`);
+  else if (!jsonl) {
+    const counts = [
+      ...(failedEnables > 0
+        ? [`${failedEnables} failed enable${failedEnables === 1 ? "" : "s"}`]
+        : []),
+      ...(anomalies > 0 ? [`${anomalies} anomal${anomalies === 1 ? "y" : "ies"}`] : []),
+    ];
     o.data(
-      `\n${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${anomalies > 0 ? ` · ${anomalies} anomal${anomalies === 1 ? "y" : "ies"}` : ""}`,
+      `\n${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${counts.map((c) => ` · ${c}`).join("")}`,
     );
   }
   return EXIT.ok;

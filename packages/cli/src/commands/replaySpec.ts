@@ -1,4 +1,4 @@
-import { type CommandSpec, DB_OPTION, JSON_OPTION } from "../commandSpec.js";
+import { type CommandSpec, DB_OPTION } from "../commandSpec.js";
 
 export const replaySpec: CommandSpec = {
   name: "replay",
@@ -24,12 +24,23 @@ export const replaySpec: CommandSpec = {
       type: "boolean",
       description: "with --to: also list hidden extensions and their tools (R8)",
     },
-    JSON_OPTION,
+    {
+      name: "json",
+      type: "boolean",
+      description:
+        'print one JSON document: {"source", "steps": [one object per step], "state"} (with --to: the state)',
+    },
+    {
+      name: "jsonl",
+      type: "boolean",
+      description:
+        "print JSON Lines: one object per step, written as it is replayed (long logs, pipes)",
+    },
     DB_OPTION,
   ],
   examples: [
-    "toolledger replay 20261129-2345-a1b2c3",
-    "toolledger replay 20261129-2345-a1b2c3 --to 12",
-    "toolledger replay bug-report.jsonl --json",
+    "toolledger replay conv-20261130-162107-5f3a9c1e",
+    "toolledger replay conv-20261130-162107-5f3a9c1e --to 12",
+    "toolledger replay bug-report.jsonl --jsonl | jq -c 'select(.type == \"EnableToolsResponded\")'",
   ],
 };

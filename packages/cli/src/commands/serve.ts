@@ -2,13 +2,17 @@ import type { Readable, Writable } from "node:stream";
 import {
   type Conversation,
   type Gateway,
+  isLoopbackHost,
+  MIN_TOKEN_LENGTH,
   serveGatewayHttp,
   serveGatewayStdio,
+  type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
-import { usageError } from "../cliError.js";
+import { CliError, usageError } from "../cliError.js";
 import {
   booleanOption,
   integerOption,
+  type ParsedArgs,
   parseCommandArgs,
   renderHelp,
   stringOption,
@@ -20,8 +24,8 @@ import { loadServerSetup } from "../loadServerSetup.js";
 import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
 import { shellQuote } from "../shellQuote.js";
-import { type StartedHost, startHost } from "../startSession.js";
-import { serveSpec } from "./serveSpec.js";
+import { type StartedHost, startHostInBackground } from "../startSession.js";
+import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 
 export async function serveCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(serveSpec, args);
@@ -31,6 +35,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     return EXIT.ok;
   }
   const port = integerOption(parsed, "http", "serve", 0);
+  const httpOptions = httpSecurity(parsed, deps, port !== undefined);
   const { config, deferral } = loadServerSetup(
     {
       config: stringOption(parsed, "config"),
@@ -56,11 +61,21 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
-    started = await startHost(config, o, { store, now: deps.now, version: deps.version });
+    started = await startHostInBackground(config, o, {
+      store,
+      now: deps.now,
+      version: deps.version,
+      env: deps.env,
+    });
     const { host } = started;
+    // Fast servers make the first list; slow ones join later with tools/list_changed. The
+    // wait is counted from the process's start, so a client is answered within the bound.
+    await firstStarts(host, Math.max(0, FIRST_ANSWER_MS - performance.now()), deps.signal);
     const tools = host.listTools().length;
-    const connected = host.extensions().filter((e) => e.status === "connected").length;
-    const summary = `${tools} tool(s) from ${connected} server(s), deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+    const all = host.extensions();
+    const ready = all.filter((e) => e.phase === "ready").length;
+    const waiting = all.filter((e) => e.phase !== "ready").map((e) => e.name);
+    const summary = `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     const conversation = {
       deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
       ...(recordPayloads ? { recordPayloads: true } : {}),
@@ -109,8 +124,10 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       const http = await serveGatewayHttp(host, {
         name: "toolledger",
         version: deps.version,
-        host: "127.0.0.1",
+        host: httpOptions.host,
         port,
+        ...(httpOptions.token === undefined ? {} : { token: httpOptions.token }),
+        allowedOrigins: httpOptions.allowedOrigins,
         conversation,
         onConversation,
         onError,
@@ -118,7 +135,9 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       });
       gateway = http;
       o.data(http.url.href);
-      o.note(`toolledger: serving ${summary} at ${http.url.href}`);
+      o.note(
+        `toolledger: serving ${summary} at ${http.url.href}${httpOptions.token === undefined ? "" : " (bearer token required)"}`,
+      );
       if (view) o.note(`toolledger: live view at ${new URL("/view", http.url).href}`);
     }
     const reason = await stopped;
@@ -136,6 +155,71 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     await started?.host.close();
     await store.close();
   }
+}
+
+/**
+ * The HTTP endpoint's exposure: the bind address, the bearer token (flag, else environment)
+ * and extra browser origins. Binding beyond loopback without a token is refused before any
+ * server starts.
+ */
+function httpSecurity(
+  parsed: ParsedArgs,
+  deps: Deps,
+  http: boolean,
+): { host: string; token: string | undefined; allowedOrigins: string[] } {
+  const host = stringOption(parsed, "host") ?? "127.0.0.1";
+  const flagToken = stringOption(parsed, "token");
+  const envToken = deps.env[TOKEN_ENV];
+  const token = flagToken ?? (envToken === "" ? undefined : envToken);
+  const origins = parsed.values["allow-origin"];
+  const allowedOrigins = Array.isArray(origins) ? origins : [];
+  if (
+    !http &&
+    (stringOption(parsed, "host") !== undefined ||
+      flagToken !== undefined ||
+      allowedOrigins.length > 0)
+  )
+    throw usageError("serve: --host, --token and --allow-origin apply to --http only", "serve");
+  if (!http) return { host, token: undefined, allowedOrigins };
+  if (!isLoopbackHost(host) && token === undefined) {
+    throw new CliError("usage", `serve: binding to ${host} needs a bearer token`, {
+      hint: `anyone who can reach ${host} could use your servers; set ${TOKEN_ENV} (or --token) to a random value of at least ${MIN_TOKEN_LENGTH} characters, e.g. ${TOKEN_ENV}=$(openssl rand -hex 32)`,
+    });
+  }
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    throw new CliError(
+      "usage",
+      `serve: the bearer token (${flagToken !== undefined ? "--token" : TOKEN_ENV}) has fewer than ${MIN_TOKEN_LENGTH} characters`,
+      { hint: `use a random value, e.g. ${TOKEN_ENV}=$(openssl rand -hex 32)` },
+    );
+  }
+  for (const origin of allowedOrigins) {
+    if (origin !== "*" && !/^https?:\/\/[^/]+$/.test(origin))
+      throw usageError(
+        `serve: --allow-origin must be an origin such as https://app.example.com, got ${JSON.stringify(origin)}`,
+        "serve",
+      );
+  }
+  return { host, token, allowedOrigins };
+}
+
+/**
+ * When serve answers at the latest, counted from the process's start: fast servers make the
+ * first tools/list, and a client is answered well within a second whatever the others do.
+ */
+const FIRST_ANSWER_MS = 750;
+
+/** Resolves when every server's first attempt is over, after `ms`, or on an interrupt. */
+async function firstStarts(host: ToolledgerHost, ms: number, signal: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    host.whenStarted(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Resolves when the client closes stdin (stdio mode) or the user interrupts. */

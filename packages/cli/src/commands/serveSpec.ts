@@ -1,11 +1,14 @@
 import { CONFIG_OPTION, type CommandSpec, DB_OPTION, DEFERRAL_OPTIONS } from "../commandSpec.js";
 
+/** The bearer token for `serve --http`, from the environment (kept out of `ps` and shell history). */
+export const TOKEN_ENV = "TOOLLEDGER_TOKEN";
+
 export const serveSpec: CommandSpec = {
   name: "serve",
   summary:
     "Run the gateway: one MCP server that aggregates the configured servers, recording the session.",
   description:
-    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nThe registry (servers, tools, list changes) is recorded once per run; each client session is its own\nconversation (its enabled tools, calls and client), so clients never share enabled tools. `toolledger clear\n<conversation>` and `toolledger compact <conversation>` reach a conversation while it is served.\nMessages go to stderr, never to the MCP stream.",
+    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nBrowser requests from origins other than loopback ones are refused (DNS rebinding); binding beyond\nloopback (--host 0.0.0.0) needs a bearer token (--token or $TOOLLEDGER_TOKEN), checked on every request.\nThe registry (servers, tools, list changes) is recorded once per run; each client session is its own\nconversation (its enabled tools, calls and client), so clients never share enabled tools. `toolledger clear\n<conversation>` and `toolledger compact <conversation>` reach a conversation while it is served.\nMessages go to stderr, never to the MCP stream.",
   positionals: [],
   options: [
     CONFIG_OPTION,
@@ -15,6 +18,27 @@ export const serveSpec: CommandSpec = {
       type: "string",
       value: "<port>",
       description: "serve streamable HTTP on 127.0.0.1:<port> instead of stdio",
+    },
+    {
+      name: "host",
+      type: "string",
+      value: "<address>",
+      description:
+        "with --http: the address to bind (default 127.0.0.1); anything but loopback needs a token",
+    },
+    {
+      name: "token",
+      type: "string",
+      value: "<token>",
+      description: `with --http: require "Authorization: Bearer <token>" (default: $${TOKEN_ENV}; at least 16 characters)`,
+    },
+    {
+      name: "allow-origin",
+      type: "string",
+      multiple: true,
+      value: "<origin>",
+      description:
+        "with --http: a browser origin allowed besides loopback ones (repeatable; others get 403)",
     },
     {
       name: "view",
@@ -48,6 +72,7 @@ export const serveSpec: CommandSpec = {
     "toolledger serve --config ~/.config/goose/config.yaml",
     "toolledger serve --config claude_desktop_config.json --deferral lookup --always-load notes__search_notes",
     "toolledger serve --config mcp.json --http 8931",
+    "TOOLLEDGER_TOKEN=$(openssl rand -hex 32) toolledger serve --config mcp.json --http 8931 --host 0.0.0.0",
     "toolledger serve --config mcp.json --http 8931 --view",
   ],
 };

@@ -13,6 +13,10 @@ export interface SessionRow {
   session: string;
   kind: "conversation" | "registry" | "legacy";
   events: number;
+  /** When it happened: its first and last events' own times (`at`), else when they were stored. */
+  startedAt: string;
+  endedAt: string;
+  /** When the events were stored here (an import's time for an imported session). */
   firstRecordedAt: string;
   lastRecordedAt: string;
   /** C5: `name version` of the client (conversations). */
@@ -59,8 +63,8 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
           r.client ??
             (r.kind === "registry" ? "(registry)" : r.kind === "legacy" ? "(0.1 session)" : "-"),
           r.host ?? "-",
-          shortTime(r.firstRecordedAt),
-          r.status === "open" ? o.out.green("open") : shortTime(r.lastRecordedAt),
+          shortTime(r.startedAt),
+          r.status === "open" ? o.out.green("open") : shortTime(r.endedAt),
           r.calls === null ? "-" : String(r.calls),
           r.enabled === null ? "-" : String(r.enabled),
           String(r.events),
@@ -80,17 +84,24 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
 
 /** Reads what a stream is from its own events (a conversation's are folded without its registry). */
 async function describe(store: EventStore, s: SessionSummary): Promise<SessionRow> {
-  const base = {
-    session: s.sessionId,
-    events: s.eventCount,
-    firstRecordedAt: s.firstRecordedAt,
-    lastRecordedAt: s.lastRecordedAt,
-  };
   const [first] = await store.readStream(s.sessionId, { maxCount: 1 });
   const e = first?.event;
+  const base = (lastAt: string | undefined) => ({
+    session: s.sessionId,
+    events: s.eventCount,
+    // An imported session keeps the times it happened at, not the time of the import.
+    startedAt: e?.at ?? s.firstRecordedAt,
+    endedAt: lastAt ?? s.lastRecordedAt,
+    firstRecordedAt: s.firstRecordedAt,
+    lastRecordedAt: s.lastRecordedAt,
+  });
   if (e?.type === "HostStarted") {
+    const [last] = await store.readStream(s.sessionId, {
+      fromPosition: s.eventCount,
+      maxCount: 1,
+    });
     return {
-      ...base,
+      ...base(last?.event.at),
       kind: "registry",
       client: null,
       transport: null,
@@ -102,12 +113,15 @@ async function describe(store: EventStore, s: SessionSummary): Promise<SessionRo
     };
   }
   let state = initialState();
-  for (const stored of await readWholeStream(store, s.sessionId))
+  let lastAt: string | undefined;
+  for (const stored of await readWholeStream(store, s.sessionId)) {
     state = evolve(state, stored.event);
+    lastAt = stored.event.at ?? lastAt;
+  }
   const c = state.conversation;
   if (e?.type !== "ConversationStarted" || c === null) {
     return {
-      ...base,
+      ...base(lastAt),
       kind: "legacy",
       client: null,
       transport: null,
@@ -119,7 +133,7 @@ async function describe(store: EventStore, s: SessionSummary): Promise<SessionRo
     };
   }
   return {
-    ...base,
+    ...base(lastAt),
     kind: "conversation",
     client: c.client ? `${c.client.name} ${c.client.version}` : null,
     transport: c.transport,

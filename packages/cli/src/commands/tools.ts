@@ -1,10 +1,11 @@
-import { diagnostics, type ListToolsOptions, listTools } from "@toolledger/core";
+import { diagnostics, type ListToolsOptions, listTools, nameToKey } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
+import { isWarning } from "../isWarning.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { createOutput } from "../output.js";
 import { startSession } from "../startSession.js";
@@ -34,7 +35,10 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   if (exclude !== undefined) filter.exclude = exclude;
   if (booleanOption(parsed, "include-hidden")) filter.includeHidden = true;
 
-  const { session, failures } = await startSession(config, deferral, o, { now: deps.now });
+  const { session, failures } = await startSession(config, deferral, o, {
+    now: deps.now,
+    env: deps.env,
+  });
   try {
     const state = session.state;
     const tools = listTools(state, filter).map((t) => ({
@@ -68,8 +72,14 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       o.note(`${tools.length} tool(s); deferral ${deferral.mode}`);
       o.note(`model context: ${formatContextTokens(contextTokens(state))}`);
     }
-    if (!booleanOption(parsed, "json"))
-      for (const d of diagnostics(state)) o.note(`${o.err.yellow("!")} ${d.message}`);
+    if (!booleanOption(parsed, "json")) {
+      // A server that failed to start was reported above, with its stderr tail; once is enough.
+      const reported = new Set(failures.map((f) => nameToKey(f.name)));
+      for (const d of diagnostics(state)) {
+        if (!isWarning(d) || (d.kind === "fetch_failed" && reported.has(d.extension))) continue;
+        o.note(`${o.err.yellow("!")} ${d.message}`);
+      }
+    }
   } finally {
     await session.close();
   }

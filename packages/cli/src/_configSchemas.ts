@@ -1,0 +1,135 @@
+import { ALWAYS_LOAD_ENV, DEFERRAL_ENV } from "@toolledger/core";
+import { z } from "zod";
+
+const stringMap = z.record(z.string(), z.string());
+const seconds = z.number().positive("must be a positive number of seconds");
+// Checked again after `${…}` expansion; a URL with a variable can only be checked then.
+const httpUrl = z
+  .string()
+  .refine((v) => v.includes("${") || isHttpUrl(v), "must be an http:// or https:// URL");
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * toolledger's own options, read with the same names and the same effect in every format
+ * (a server entry of any host's file may carry them).
+ */
+export const SharedOptionsSchema = z.object({
+  available_tools: z.array(z.string()).default([]),
+  expose_unprefixed: z.boolean().default(false),
+  hidden: z.boolean().default(false),
+  /** Seconds a tool call may take (goose's `timeout`). */
+  timeout: seconds.optional(),
+  /** Seconds starting the server and its handshake may take. */
+  start_timeout: seconds.optional(),
+  /** Names of variables taken from the gateway's environment (goose's `env_keys`). */
+  env_keys: z.array(z.string().min(1)).default([]),
+  /** Whether the server starts from the gateway's whole environment (default: the host's convention). */
+  inherit_env: z.boolean().optional(),
+  /** A dotenv file whose variables are added under `env` (VS Code, Cursor). */
+  envFile: z.string().min(1).optional(),
+  enabled: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  cwd: z.string().optional(),
+});
+
+export const SHARED_OPTION_NAMES = Object.keys(SharedOptionsSchema.shape);
+
+/** Claude Desktop, Cursor, Claude Code, Windsurf (`mcpServers`) and VS Code (`servers`) entries. */
+export const McpServerEntrySchema = SharedOptionsSchema.extend({
+  type: z
+    .enum(["stdio", "http", "streamable-http", "streamable_http", "sse"], {
+      error: 'must be one of "stdio", "http", "sse"',
+    })
+    .optional(),
+  command: z.string().min(1, "must be a non-empty command").optional(),
+  args: z.array(z.string()).default([]),
+  env: stringMap.default({}),
+  url: httpUrl.optional(),
+  /** Windsurf's spelling of `url`. */
+  serverUrl: httpUrl.optional(),
+  headers: stringMap.default({}),
+});
+export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
+
+/** Keys hosts read that mean nothing to a gateway (permissions, UI, watch mode): accepted quietly. */
+export const HOST_ONLY_KEYS = [
+  "description",
+  "autoApprove",
+  "alwaysAllow",
+  "transportType",
+  "dev",
+  "gallery",
+  "version",
+  "bundled",
+  "display_name",
+  "name",
+];
+
+const entries = z.record(z.string(), z.unknown());
+
+/** Each entry is read on its own, so one bad entry does not hide the problems of another. */
+export const McpServersFileSchema = z.object({ mcpServers: entries.nullable() });
+
+/** VS Code `.vscode/mcp.json` / user `mcp.json`: `{ "servers": { … }, "inputs": [ … ] }`. */
+export const VsCodeFileSchema = z.object({ servers: entries.nullable() });
+
+export const GOOSE_TYPES = [
+  "stdio",
+  "streamable_http",
+  "sse",
+  "builtin",
+  "platform",
+  "frontend",
+  "inline_python",
+] as const;
+
+/** goose `config.yaml`: `extensions: { key: { type, cmd, args, envs, env_keys, uri, headers, … } }`. */
+export const GooseExtensionSchema = SharedOptionsSchema.extend({
+  type: z.enum(GOOSE_TYPES, {
+    error: `must be one of ${GOOSE_TYPES.map((t) => `"${t}"`).join(", ")}`,
+  }),
+  name: z.string().optional(),
+  cmd: z.string().min(1, "must be a non-empty command").optional(),
+  args: z.array(z.string()).default([]),
+  envs: stringMap.default({}),
+  uri: httpUrl.optional(),
+  headers: stringMap.default({}),
+});
+export type GooseExtension = z.infer<typeof GooseExtensionSchema>;
+
+/** Fields goose writes for its other extension kinds (frontend tools, inline Python). */
+export const GOOSE_ONLY_KEYS = [
+  "description",
+  "bundled",
+  "display_name",
+  "tools",
+  "instructions",
+  "code",
+  "dependencies",
+];
+
+export const GooseFileSchema = z.object({
+  extensions: entries.nullable(),
+  [DEFERRAL_ENV]: z.string().optional(),
+  [ALWAYS_LOAD_ENV]: z.string().optional(),
+});
+
+/** Top-level `toolledger:` settings, in any format: defaults for every server of the file. */
+export const FileSettingsSchema = z
+  .object({
+    timeout: seconds.optional(),
+    start_timeout: seconds.optional(),
+    inherit_env: z.boolean().optional(),
+    /** What `${workspaceFolder}` means (install writes it when it moves a project's servers). */
+    workspace_folder: z.string().min(1).optional(),
+  })
+  .optional();
+export const FILE_SETTING_NAMES = ["timeout", "start_timeout", "inherit_env", "workspace_folder"];

@@ -1,0 +1,89 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { CliError } from "../cliError.js";
+import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { confirmChange, printDiff } from "../confirmChange.js";
+import type { Deps } from "../deps.js";
+import { EXIT } from "../exitCodes.js";
+import { GATEWAY_ENTRY_NAME } from "../hostClients.js";
+import { RECORD_FILE, readInstallRecord, replaceFile, sha256 } from "../installRecord.js";
+import { installTarget, readClientConfig } from "../installTarget.js";
+import { createOutput } from "../output.js";
+import { readServerEntries, rewriteServers } from "../rewriteServers.js";
+import { unifiedDiff } from "../unifiedDiff.js";
+import { uninstallSpec } from "./installSpec.js";
+
+export async function uninstallCommand(args: readonly string[], deps: Deps): Promise<number> {
+  const parsed = parseCommandArgs(uninstallSpec, args);
+  const o = createOutput(deps);
+  if (booleanOption(parsed, "help")) {
+    o.data(renderHelp(uninstallSpec, o.out.bold));
+    return EXIT.ok;
+  }
+  const target = installTarget(
+    parsed.positionals[0] ?? "",
+    stringOption(parsed, "file"),
+    deps,
+    "uninstall",
+  );
+  const { client, file, dir } = target;
+  const record = readInstallRecord(dir);
+  if (!record) {
+    throw new CliError("notFound", `toolledger is not installed in ${file} (no record in ${dir})`, {
+      hint: "give the same client and --file as at install",
+    });
+  }
+  const current = readClientConfig(target);
+  const serversText = existsSync(record.serversFile)
+    ? readFileSync(record.serversFile, "utf8")
+    : null;
+  const unchanged =
+    sha256(current) === record.installedSha256 &&
+    serversText !== null &&
+    sha256(serversText) === record.serversSha256;
+  let after: Buffer;
+  if (unchanged && existsSync(record.backup)) {
+    after = readFileSync(record.backup);
+    o.note(`${client.label}: ${file}\n  restores the backup ${record.backup} exactly`);
+  } else {
+    if (serversText === null) {
+      throw new CliError(
+        "notFound",
+        `the servers file ${record.serversFile} is gone, and ${file} changed since install`,
+        {
+          hint: `the original is in ${record.backup}; copy it back by hand if that is what you want`,
+        },
+      );
+    }
+    // Changed since install: keep those changes, put the servers back in place of the gateway.
+    const servers = readServerEntries(serversText, client.format);
+    const text = current.toString("utf8");
+    const present = new Set(readServerEntries(text, client.format).map((e) => e.name));
+    after = Buffer.from(
+      rewriteServers(text, client.format, {
+        remove: [GATEWAY_ENTRY_NAME],
+        add: servers.filter((s) => !present.has(s.name)),
+      }),
+    );
+    o.note(
+      `${client.label}: ${file}\n  changed since install: puts the ${servers.length} server(s) of ${record.serversFile} back in place of the gateway (the backup ${record.backup} stays)`,
+    );
+  }
+  printDiff(
+    o,
+    unifiedDiff(current.toString("utf8"), after.toString("utf8"), {
+      oldLabel: file,
+      newLabel: `${file} (without toolledger)`,
+    }),
+  );
+  if (booleanOption(parsed, "dry-run")) return EXIT.ok;
+  if (!(await confirmChange(deps, o, { yes: booleanOption(parsed, "yes"), command: "uninstall" })))
+    return EXIT.ok;
+  replaceFile(file, after);
+  if (unchanged) rmSync(record.backup, { force: true });
+  rmSync(record.serversFile, { force: true });
+  rmSync(join(dir, RECORD_FILE), { force: true });
+  rmSync(dir, { recursive: true, force: true });
+  o.note(`uninstalled: restart ${client.label} to load its servers directly again`);
+  return EXIT.ok;
+}

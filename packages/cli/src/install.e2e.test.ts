@@ -1,0 +1,98 @@
+import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REPO, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
+import { startTestServer, type TestServer } from "./_testing/startTestServer.js";
+
+// The built CLI installs itself into a copy of Cursor's config; the entry it wrote is then
+// started the way Cursor starts a server, and a client sees the moved servers through it.
+let http: TestServer;
+let sse: TestServer;
+beforeAll(async () => {
+  [http, sse] = await Promise.all([startTestServer("http"), startTestServer("sse")]);
+});
+afterAll(async () => {
+  await Promise.all([http?.stop(), sse?.stop()]);
+});
+
+describe("install, then the host starts what install wrote", () => {
+  test("cursor: the gateway entry serves every moved server; uninstall restores the file", async () => {
+    const dir = tempDir();
+    const file = join(dir, "project", ".cursor", "mcp.json");
+    mkdirSync(join(file, ".."), { recursive: true });
+    cpSync(join(REPO, "packages", "cli", "fixtures", "cursor", ".cursor", "mcp.json"), file);
+    const original = readFileSync(file);
+    const env = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
+    const db = join(dir, "gateway.db");
+    const installed = await runCli(
+      ["install", "cursor", "--file", file, "--db", db, "--deferral", "lookup", "--yes"],
+      { cwd: dir, env },
+    );
+    expect(installed.code, installed.stderr).toBe(0);
+    const entry = (
+      JSON.parse(readFileSync(file, "utf8")) as {
+        mcpServers: { toolledger: { command: string; args: string[] } };
+      }
+    ).mcpServers.toolledger;
+
+    // As Cursor would: the entry's command and args, the user's environment; it lists again
+    // on every tools/list_changed, as servers that start later join.
+    let relist = () => {};
+    const gateway = await ExtensionConnection.connect(
+      {
+        type: "stdio",
+        name: "toolledger",
+        command: entry.command,
+        args: entry.args,
+        env: {
+          ...env,
+          TOOLLEDGER_SERVERS: SERVERS,
+          HTTP_PORT: http.port,
+          SSE_PORT: sse.port,
+          SSE_KEY: "sse-key-1234",
+        },
+      },
+      { connectTimeoutMs: 30_000, onListChanged: () => relist() },
+    );
+    try {
+      const deferredNames = async () =>
+        (await fetchTools(gateway, { requestTimeoutMs: 20_000, maxPages: 5 })).tools.find(
+          (t) => t.name === "enable_tools",
+        )?.description ?? "";
+      const all = (d: string) =>
+        ["calculator__", "environment__", "legacy-sse__", "remote__"].every((p) => d.includes(p));
+      const joined = new Promise<string>((resolve, reject) => {
+        relist = () => deferredNames().then((d) => (all(d) ? resolve(d) : undefined), reject);
+      });
+      const first = await deferredNames();
+      const description = all(first) ? first : await joined;
+      for (const name of [
+        "calculator__calculate",
+        "environment__get_env",
+        "legacy-sse__echo",
+        "remote__echo",
+      ])
+        expect(description).toContain(name);
+      await gateway.callTool(
+        "enable_tools",
+        { names: ["legacy-sse__check_header"] },
+        { timeoutMs: 20_000 },
+      );
+      const header = await gateway.callTool("legacy-sse__check_header", {}, { timeoutMs: 20_000 });
+      expect(JSON.stringify(header.content)).toContain("x-api-key present");
+    } finally {
+      await gateway.close();
+    }
+    const sessions = await runCli(["sessions", "--db", db, "--json"], { cwd: dir, env });
+    expect(sessions.code).toBe(0);
+    expect(JSON.parse(sessions.stdout)).not.toEqual([]);
+
+    const uninstalled = await runCli(["uninstall", "cursor", "--file", file, "--yes"], {
+      cwd: dir,
+      env,
+    });
+    expect(uninstalled.code, uninstalled.stderr).toBe(0);
+    expect(readFileSync(file)).toEqual(original);
+  }, 120_000);
+});
