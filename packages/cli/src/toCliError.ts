@@ -8,6 +8,8 @@ const STORE_CODES: Record<string, ExitCodeName> = {
   SCHEMA_TOO_NEW: "badInput",
   IO_ERROR: "badInput",
   STORE_CLOSED: "internal",
+  STORE_UNAVAILABLE: "serverFailure",
+  STORE_NOT_FOUND: "notFound",
 };
 
 const ADAPTER_CODES: Record<string, ExitCodeName> = {

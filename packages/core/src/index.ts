@@ -5,6 +5,17 @@ export {
   type CallAuditRecord,
   formatCallAuditCsv,
 } from "./auditCalls.js";
+export {
+  type AuditPoint,
+  auditEnables,
+  auditEnablesAsync,
+  type EnableAudit,
+  type EnableAuditFilter,
+  type EnableAuditRecord,
+  type EnableOutcome,
+  type EndedBy,
+  type OrphanResponse,
+} from "./auditEnables.js";
 export { toolCallStats } from "./callStats.js";
 export {
   type Catalog,
@@ -139,6 +150,7 @@ export {
   readWholeStream,
   registryStreamOf,
 } from "./foldConversation.js";
+export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
@@ -161,6 +173,13 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export {
+  invalidEvent,
+  isStorableId,
+  matchesExpectedVersion,
+  type SerializedBatch,
+  serializeBatch,
+} from "./serializeBatch.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,
@@ -187,3 +206,10 @@ export {
   type ToolCallStats,
   withRegistry,
 } from "./state.js";
+export {
+  type AbortSignalLike,
+  type AppendWaker,
+  type SubscribeOptions,
+  sleep,
+  subscribe,
+} from "./subscribe.js";

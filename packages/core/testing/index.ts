@@ -12,7 +12,9 @@ import type {
 import { EventStoreError } from "../src/eventStore.js";
 import type { ToolledgerEventInput } from "../src/events.js";
 
+export { ev, withIds } from "./events.js";
 export { type FindLeaksOptions, findLeaks } from "./findLeaks.js";
+export { exited, lines, spawnWorker } from "./processes.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
 
 export interface EventStoreContractOptions {

@@ -22,6 +22,15 @@ export async function scrubCommand(args: readonly string[], deps: Deps): Promise
     return EXIT.ok;
   }
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
+  if (location.kind === "postgres") {
+    throw new CliError(
+      "usage",
+      `scrub rewrites SQLite files; ${location.path} is a PostgreSQL database`,
+      {
+        hint: "on PostgreSQL, remove the value with SQL as the database owner (the events table refuses UPDATE by trigger), then VACUUM FULL events",
+      },
+    );
+  }
   requireExistingDatabase(location);
   const json = booleanOption(parsed, "json");
   if (booleanOption(parsed, "list")) {

@@ -59,7 +59,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   const view = booleanOption(parsed, "view");
   if (view && port === undefined)
     throw usageError("serve: --view serves pages over HTTP; give --http <port> too", "serve");
-  const store = openStore(location, "write");
+  const store = await openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
