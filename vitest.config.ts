@@ -7,6 +7,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@toolledger/source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "bench/src/**/*.test.ts"],
+    // One PostgreSQL server for the run (a throwaway cluster, or $TOOLLEDGER_TEST_PG_URL).
+    globalSetup: ["packages/store-postgres/testing/globalSetup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -12,6 +12,7 @@ import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
 import { gatewayRelays } from "./gatewayRelays.js";
 import { peers } from "./peers.js";
+import { postgresStore } from "./postgresStore.js";
 import { queries } from "./queries.js";
 import { registryHeap } from "./registryHeap.js";
 import { replayRss } from "./replayRss.js";
@@ -74,7 +75,7 @@ if (needLog) {
 await step("1", "replay throughput", () => replayThroughput(sessionLog!, rounds));
 await step("7", "peak RSS while replaying", () => replayRss(sessionLog!, 1));
 
-const needAppend = !only || only.includes("4") || only.includes("6");
+const needAppend = !only || only.includes("4") || only.includes("6") || only.includes("12");
 const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
@@ -83,6 +84,7 @@ await step("8", "conversations over one registry", () => conversationsBench(roun
 await step("9", "gateway relays", () => gatewayRelays(rounds));
 await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
 await step("11", "serve's first answer beside hung servers", () => firstAnswer(rounds));
+await step("12", "PostgreSQL store", () => postgresStore(3, workload));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

@@ -13,6 +13,7 @@ import type { Subscription } from "rxjs";
 import { AdapterError } from "./adapterError.js";
 import type { UpstreamMessage } from "./extensionConnection.js";
 import type { ToolledgerHost, UpstreamNotification } from "./host.js";
+import { Redactor } from "./redactor.js";
 
 /** What a downstream request handler gets from the SDK (its id, signal, and the way back to its client). */
 export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -229,7 +230,7 @@ export class GatewayHub {
       await progress?.flush();
       return result;
     } catch (error) {
-      throw toProtocolError(error);
+      throw toProtocolError(error, this.host.redactor);
     } finally {
       end();
     }
@@ -363,15 +364,27 @@ export class ProtocolError extends Error {
   }
 }
 
-/** The server's own JSON-RPC error passes through unchanged; our failures become internal errors that say why. */
-export function toProtocolError(error: unknown): ProtocolError {
+/**
+ * The server's own JSON-RPC error passes through unchanged but for the secrets of the
+ * host's configs (R6: a server echoing a token in an error must not put it in the client's
+ * logs); our failures become internal errors that say why.
+ */
+export function toProtocolError(error: unknown, redactor: Redactor = Redactor.none): ProtocolError {
   if (error instanceof ProtocolError) return error;
   if (error instanceof McpError)
-    return new ProtocolError(error.code, stripPrefix(error.message), error.data);
+    return new ProtocolError(
+      error.code,
+      redactor.redact(stripPrefix(error.message)),
+      redactor.redactValue(error.data),
+    );
   if (error instanceof AdapterError) {
     const cause = error.cause;
     if (error.code === "PROTOCOL_ERROR" && cause instanceof McpError)
-      return new ProtocolError(cause.code, stripPrefix(cause.message), cause.data);
+      return new ProtocolError(
+        cause.code,
+        redactor.redact(stripPrefix(cause.message)),
+        redactor.redactValue(cause.data),
+      );
     if (error.code === "CANCELLED")
       return new ProtocolError(ErrorCode.RequestTimeout, error.message);
     return new ProtocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);

@@ -1,51 +1,137 @@
 import type { Writable } from "node:stream";
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
+/** Default largest message either side of the gateway accepts on stdio. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** What is kept of a dropped message to tell who sent it: its first and last bytes. */
+const KEEP = 4096;
+
+/** What can be told about a message dropped for its size, from its first and last bytes. */
+export interface OversizeInfo {
+  bytes: number;
+  limit: number;
+  /** The request id, when it could be found (a request or a response). */
+  id: string | number | null;
+  method: string | null;
+  kind: "request" | "notification" | "response" | "unknown";
+}
+
+/** A message over the limit: read past and dropped, never buffered whole. */
+export class OversizeMessageError extends Error {
+  readonly info: OversizeInfo;
+  constructor(info: OversizeInfo) {
+    super(
+      `dropped a ${info.kind === "unknown" ? "message" : info.kind}${info.method ? ` (${info.method})` : ""} of ${mib(info.bytes)} MiB, over the limit of ${mib(info.limit)} MiB per message`,
+    );
+    this.name = "OversizeMessageError";
+    this.info = info;
+  }
+}
+
+/** `11.0` for 11 MiB; whole limits print without decimals. */
+export function mib(bytes: number): string {
+  const m = bytes / (1024 * 1024);
+  return Number.isInteger(m) ? String(m) : m.toFixed(1);
+}
+
 /**
- * The SDK's stdio ReadBuffer, without its quadratic copy: it concatenates the whole buffer
- * with every chunk, so a 10 MB message arriving in 64 KB chunks copies ~800 MB. This keeps
- * the chunks and joins them once a line is complete. Same limit. Each line is checked to be a
- * JSON-RPC message by its shape; the SDK checks params and results against their schemas when
- * it handles them (its union schema tried every alternative first: most of a relayed
- * notification's cost).
+ * Newline-delimited JSON-RPC from a byte stream, with the MCP SDK's ReadBuffer interface
+ * (`append`, `readMessage`, `clear`). The SDK's buffer concatenates the whole buffer with
+ * every chunk (a 10 MB message arriving in 64 KB chunks copies ~800 MB) and closes the
+ * connection for good on a line over its limit; this one keeps the chunks and joins them
+ * once per line, and reads past a line over `maxBytes` without keeping it: `readMessage`
+ * yields what `onOversize` makes of it (an error response for the sender's pending
+ * request), or throws OversizeMessageError, and the stream goes on with the next line.
+ * Lines are checked as JSON-RPC by shape (`parseMessage`); the SDK checks params and
+ * results against their schemas when it handles them.
  */
 export class LineBuffer {
-  readonly #max: number;
+  readonly maxBytes: number;
+  readonly #onOversize: ((e: OversizeMessageError) => JSONRPCMessage | null) | undefined;
   #chunks: Buffer[] = [];
-  #length = 0;
-  #complete = false;
+  #size = 0;
+  /** The line being dropped: its size so far, its first bytes and its latest bytes. */
+  #dropping: { bytes: number; head: Buffer; tail: Buffer } | null = null;
+  #queue: (JSONRPCMessage | Error)[] = [];
 
-  constructor(maxBufferSize = STDIO_DEFAULT_MAX_BUFFER_SIZE) {
-    this.#max = maxBufferSize;
+  constructor(
+    maxBytes: number = DEFAULT_MAX_MESSAGE_BYTES,
+    onOversize?: (e: OversizeMessageError) => JSONRPCMessage | null,
+  ) {
+    this.maxBytes = maxBytes;
+    this.#onOversize = onOversize;
   }
 
   append(chunk: Buffer): void {
-    if (this.#length + chunk.length > this.#max) {
-      this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${this.#max} bytes`);
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.#take(chunk.subarray(start, nl));
+      this.#endLine();
+      start = nl + 1;
     }
-    this.#chunks.push(chunk);
-    this.#length += chunk.length;
-    if (!this.#complete && chunk.indexOf(10) !== -1) this.#complete = true;
+    if (start < chunk.length) this.#take(chunk.subarray(start));
   }
 
+  /** The next message, null when none is complete; throws for a line that is not a message. */
   readMessage(): JSONRPCMessage | null {
-    if (!this.#complete) return null;
-    const buffer = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
-    const end = buffer.indexOf(10);
-    const line = buffer.toString("utf8", 0, end).replace(/\r$/, "");
-    const rest = buffer.subarray(end + 1);
-    this.#chunks = rest.length > 0 ? [rest] : [];
-    this.#length = rest.length;
-    this.#complete = rest.indexOf(10) !== -1;
-    return parseMessage(line);
+    const next = this.#queue.shift();
+    if (next === undefined) return null;
+    if (next instanceof Error) throw next;
+    return next;
   }
 
   clear(): void {
     this.#chunks = [];
-    this.#length = 0;
-    this.#complete = false;
+    this.#size = 0;
+    this.#dropping = null;
+    this.#queue = [];
+  }
+
+  #take(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.#dropping) {
+      const d = this.#dropping;
+      d.bytes += part.length;
+      d.tail = Buffer.concat([d.tail, part]).subarray(-KEEP);
+      return;
+    }
+    if (this.#size + part.length > this.maxBytes) {
+      const line = Buffer.concat([...this.#chunks, part]);
+      this.#dropping = {
+        bytes: line.length,
+        head: Buffer.from(line.subarray(0, KEEP)),
+        tail: Buffer.from(line.subarray(-KEEP)),
+      };
+      this.#chunks = [];
+      this.#size = 0;
+      return;
+    }
+    this.#chunks.push(part);
+    this.#size += part.length;
+  }
+
+  #endLine(): void {
+    if (this.#dropping) {
+      const { bytes, head, tail } = this.#dropping;
+      this.#dropping = null;
+      const error = new OversizeMessageError({
+        bytes,
+        limit: this.maxBytes,
+        ...describe(head.toString("utf8"), tail.toString("utf8")),
+      });
+      this.#queue.push(this.#onOversize?.(error) ?? error);
+      return;
+    }
+    const line = Buffer.concat(this.#chunks, this.#size).toString("utf8").replace(/\r$/, "");
+    this.#chunks = [];
+    this.#size = 0;
+    if (line.trim() === "") return;
+    try {
+      this.#queue.push(parseMessage(line));
+    } catch (error) {
+      this.#queue.push(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 }
 
@@ -66,11 +152,16 @@ export function parseMessage(line: string): JSONRPCMessage {
 
 /**
  * Puts a LineBuffer into an SDK stdio transport. `_readBuffer` is private to the SDK; if a
- * later SDK renames it, this sets an unused field and the SDK's own buffer keeps working.
+ * later SDK renames it, this sets an unused field and the SDK's own buffer keeps working
+ * (and its own limit: the transport error still names the cause).
  */
-export function useLineBuffer(transport: object): void {
+export function useLineBuffer(
+  transport: object,
+  maxBytes?: number,
+  onOversize?: (e: OversizeMessageError) => JSONRPCMessage | null,
+): void {
   if ("_readBuffer" in transport)
-    (transport as { _readBuffer: unknown })._readBuffer = new LineBuffer();
+    (transport as { _readBuffer: unknown })._readBuffer = new LineBuffer(maxBytes, onOversize);
 }
 
 /**
@@ -92,4 +183,62 @@ export function coalesceWrites(stream: Writable): void {
     // Within the tick the data only queues (it is flushed at uncork), so no caller waits for a drain.
     return write(...args) || corked;
   }) as Writable["write"];
+}
+
+/**
+ * The id, method and kind of a message from its first and last bytes: top-level members
+ * seen at the start (`{"method":…`, `{"jsonrpc":"2.0","id":…`), or a top-level `id` as the
+ * last member (the MCP SDK writes `{"method":…,"params":…,"jsonrpc":"2.0","id":7}`).
+ */
+function describe(head: string, tail: string): Omit<OversizeInfo, "bytes" | "limit"> {
+  const top = topLevelMembers(head);
+  let id = top.id;
+  if (id === undefined) {
+    const last = /"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail);
+    if (last) id = JSON.parse(last[1]!) as string | number;
+  }
+  const method = typeof top.method === "string" ? top.method : null;
+  const hasId = id !== undefined && id !== null;
+  const kind = method
+    ? hasId
+      ? "request"
+      : "notification"
+    : hasId || top.result || top.error
+      ? "response"
+      : "unknown";
+  return { id: hasId ? (id as string | number) : null, method, kind };
+}
+
+/** Primitive top-level members read from the start of a JSON object, until the text ends or nests. */
+function topLevelMembers(head: string): {
+  id?: string | number | null;
+  method?: unknown;
+  result?: boolean;
+  error?: boolean;
+} {
+  const out: { id?: string | number | null; method?: unknown; result?: boolean; error?: boolean } =
+    {};
+  const member = /\s*"((?:[^"\\]|\\.)*)"\s*:\s*/y;
+  const primitive =
+    /(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)\s*(,|\})/y;
+  let at = head.indexOf("{");
+  if (at === -1) return out;
+  at++;
+  for (;;) {
+    member.lastIndex = at;
+    const m = member.exec(head);
+    if (!m) return out;
+    const key = JSON.parse(`"${m[1]}"`) as string;
+    if (key === "result" || key === "error") out[key] = true;
+    primitive.lastIndex = member.lastIndex;
+    const v = primitive.exec(head);
+    // A nested value (params, result) ends what can be read cheaply from the start.
+    if (!v) return out;
+    const value = JSON.parse(v[1]!) as unknown;
+    if (key === "id" && (typeof value === "string" || typeof value === "number" || value === null))
+      out.id = value;
+    if (key === "method") out.method = value;
+    if (v[2] === "}") return out;
+    at = primitive.lastIndex;
+  }
 }

@@ -9,6 +9,8 @@ export type AdapterErrorCode =
   | "CONNECTION_CLOSED"
   /** The extension has no live connection (it crashed or hung); reconnect it. */
   | "EXTENSION_UNAVAILABLE"
+  /** A server's reply was over the message size limit and was dropped (the server stays connected). */
+  | "MESSAGE_TOO_LARGE"
   /** A prompts/resources listing repeated a cursor or exceeded the page limit. */
   | "FETCH_GUARD"
   /** The server answered with a JSON-RPC error or a reply that is not MCP. */

@@ -6,6 +6,7 @@ import {
   type DeferralMode,
   type Diagnostic,
   diagnostics,
+  downExtension,
   ENABLE_TOOLS_NAME,
   type EnableError,
   initialState,
@@ -19,10 +20,12 @@ import {
   withRegistry,
 } from "@toolledger/core";
 import { combineLatest, map, type Observable, Subject } from "rxjs";
+import { unavailableAdvice } from "./_unavailableAdvice.js";
 import { AdapterError, asAdapterError } from "./adapterError.js";
-import { capturePayload, type PayloadCapture, redactSecrets } from "./capturePayload.js";
+import { capturePayload, type PayloadCapture } from "./capturePayload.js";
 import type { ToolCallResult } from "./extensionConnection.js";
 import { compactTime, type ToolledgerHost, type UpstreamCallOptions } from "./host.js";
+import type { Redactor } from "./redactor.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
 export interface ConversationOptions {
@@ -82,7 +85,8 @@ export type CallRefusalCode =
   | "AMBIGUOUS_TOOL"
   | "APP_ONLY_TOOL"
   | "TOOL_NOT_ENABLED"
-  | "INVALID_ARGUMENTS";
+  | "INVALID_ARGUMENTS"
+  | "EXTENSION_UNAVAILABLE";
 
 /** A tool call's outcome: a server result, or a refusal made before any server saw the call. */
 export type CallToolOutcome =
@@ -169,6 +173,7 @@ export class Conversation {
     const writer = new StreamWriter(host.store, id, loaded.state, loaded.version, {
       now,
       view: (own) => withRegistry(own, host.state),
+      redactor: () => host.redactor,
     });
     const conversation = new Conversation(host, writer, options);
     const opening = {
@@ -344,12 +349,12 @@ export class Conversation {
     if (name !== ENABLE_TOOLS_NAME)
       await this.host.untilStartedFor([name], options.timeoutMs ?? this.host.options.callTimeoutMs);
     const callId = options.callId ?? randomUUID();
-    const secrets = this.#payloads ? this.host.secrets() : [];
+    const redactor = this.host.redactor;
     const started = await this.#writer.execute(() => ({
       type: "StartCall",
       callId,
       name,
-      ...(this.#payloads ? { arguments: capturePayload(args, secrets, this.#payloads) } : {}),
+      ...(this.#payloads ? { arguments: capturePayload(args, redactor, this.#payloads) } : {}),
       ...(options.includeHidden ? { includeHidden: true } : {}),
     }));
     const start = started[0];
@@ -363,17 +368,25 @@ export class Conversation {
         name,
         options.includeHidden ? { includeHidden: true } : {},
       );
-      return check.ok
-        ? {
-            ok: false,
-            error: {
-              code: "UNKNOWN_TOOL",
-              name,
-              message: refusal.error ?? "refused",
-              suggestions: [],
-            },
-          }
-        : check;
+      if (check.ok) {
+        return {
+          ok: false,
+          error: {
+            code: "UNKNOWN_TOOL",
+            name,
+            message: refusal.error ?? "refused",
+            suggestions: [],
+          },
+        };
+      }
+      if (check.error.code !== "EXTENSION_UNAVAILABLE") return check;
+      // Down, and why, from the log; what happens next, from the host (issue 10).
+      const key = downExtension(this.state, name, options)?.key;
+      const status = this.host.extensions().find((e) => e.key === key);
+      return {
+        ok: false,
+        error: { ...check.error, message: `${check.error.message}. ${unavailableAdvice(status)}` },
+      };
     }
     if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
       return this.#callEnableTools(callId, args);
@@ -392,13 +405,13 @@ export class Conversation {
     } catch (error) {
       const e = asAdapterError(error);
       await this.#finish(callId, outcomeOf(e), performance.now() - t0, {
-        error: redactSecrets(e.message, this.host.secrets()),
+        error: redactor.redact(e.message),
       });
       throw e;
     }
     await this.#finish(callId, result.isError ? "tool_error" : "ok", performance.now() - t0, {
-      ...(result.isError ? { error: errorText(result, this.host.secrets()) } : {}),
-      ...(this.#payloads ? { result: capturePayload(result, secrets, this.#payloads) } : {}),
+      ...(result.isError ? { error: errorText(result, redactor) } : {}),
+      ...(this.#payloads ? { result: capturePayload(result, redactor, this.#payloads) } : {}),
     });
     return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
   }
@@ -410,7 +423,7 @@ export class Conversation {
       const message = `${ENABLE_TOOLS_NAME} takes {"names": [exact tool names]}; got ${JSON.stringify(args)}`;
       await this.#finish(callId, "refused", performance.now() - t0, {
         reason: "INVALID_ARGUMENTS",
-        error: redactSecrets(message, this.host.secrets()),
+        error: this.host.redactor.redact(message),
       });
       return {
         ok: false,
@@ -521,6 +534,9 @@ function outcomeOf(e: AdapterError): CallOutcome {
       return "timeout";
     case "CANCELLED":
       return "cancelled";
+    case "MESSAGE_TOO_LARGE":
+      // The tool ran and answered; its answer was too large to pass on.
+      return "tool_error";
     case "PROTOCOL_ERROR":
       // A JSON-RPC error from a live server is the tool's answer; anything else lost the call.
       return e.serverAnswered ? "tool_error" : "unavailable";
@@ -530,7 +546,7 @@ function outcomeOf(e: AdapterError): CallOutcome {
 }
 
 /** The text of an `isError` result, short and secret-free. */
-function errorText(result: ToolCallResult, secrets: readonly string[]): string {
+function errorText(result: ToolCallResult, redactor: Redactor): string {
   const content = (result as { content?: unknown }).content;
   const text = Array.isArray(content)
     ? content
@@ -538,6 +554,5 @@ function errorText(result: ToolCallResult, secrets: readonly string[]): string {
         .filter((t) => t !== "")
         .join("\n")
     : "";
-  const redacted = redactSecrets(text || "the tool reported an error", secrets);
-  return redacted.length > 500 ? `${redacted.slice(0, 500)}…` : redacted;
+  return redactor.head(text || "the tool reported an error", 500);
 }

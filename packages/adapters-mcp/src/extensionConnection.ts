@@ -2,7 +2,10 @@ import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
@@ -12,9 +15,17 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { useLineBuffer } from "./_lineBuffer.js";
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  mib,
+  type OversizeInfo,
+  OversizeMessageError,
+  useLineBuffer,
+} from "./_lineBuffer.js";
+import { StderrTail } from "./_stderrTail.js";
 import { AdapterError } from "./adapterError.js";
-import { describeConfig, type ExtensionConfig, secretValues } from "./extensionConfig.js";
+import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
+import { Redactor } from "./redactor.js";
 
 export interface ConnectOptions {
   /** How long starting the server and the MCP handshake may take. Default 30 s. */
@@ -26,6 +37,12 @@ export interface ConnectOptions {
   /** Abandons a start in progress (the server is stopped; `connect` fails with START_FAILED). */
   signal?: AbortSignal;
   clientInfo?: { name: string; version: string };
+  /** Removes secrets from every message this connection makes. Default: this config's secrets. */
+  redactor?: Redactor;
+  /** Largest message read from a stdio server (a larger reply fails its request, named as such). Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Problems that fail no request (a notification over the size limit, dropped). */
+  onWarning?: (message: string) => void;
   /** G1: every other notification the server sends (log messages, resource updates, prompt and resource list changes). */
   onNotification?: (notification: UpstreamMessage) => void;
   /**
@@ -58,8 +75,14 @@ export const UPSTREAM_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as
 /** A tool call result as the server sent it (checked loosely; the host passes it on). */
 export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: string]: unknown };
 
-const STDERR_TAIL_BYTES = 4096;
+/** What `stderrTail` returns, and what a failure message quotes of it. */
+const STDERR_TAIL_CHARS = 4096;
+const STDERR_IN_MESSAGE_CHARS = 800;
+/** A server's own error text (an HTTP body, a JSON-RPC error message) quoted in a message. */
+const SERVER_TEXT_CHARS = 2000;
 const LooseResult = z.looseObject({});
+/** Marks the error response made for a reply dropped for its size (see LineBuffer). */
+const OVERSIZE = "toolledgerOversize";
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 export type ToolsPage = z.infer<typeof ToolsPage>;
 
@@ -72,7 +95,9 @@ export class ExtensionConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #onLost: ((reason: string) => void) | undefined;
-  #stderr = "";
+  readonly #onWarning: ((message: string) => void) | undefined;
+  readonly #redactor: Redactor;
+  readonly #stderr: StderrTail;
   #exit: string | null = null;
   #closing = false;
   #closed = false;
@@ -92,6 +117,9 @@ export class ExtensionConnection {
     this.#client = client;
     this.#transport = transport;
     this.#onLost = options.onLost;
+    this.#onWarning = options.onWarning;
+    this.#redactor = options.redactor ?? Redactor.forConfigs([config]);
+    this.#stderr = new StderrTail(this.#redactor);
   }
 
   /** Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. */
@@ -99,6 +127,7 @@ export class ExtensionConnection {
     config: ExtensionConfig,
     options: ConnectOptions = {},
   ): Promise<ExtensionConnection> {
+    const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const requestInit =
       config.type !== "stdio" && config.headers ? { headers: config.headers } : undefined;
     const transport =
@@ -110,6 +139,7 @@ export class ExtensionConnection {
             ...(config.env || config.baseEnv ? { env: { ...config.baseEnv, ...config.env } } : {}),
             ...(config.cwd ? { cwd: config.cwd } : {}),
             stderr: "pipe",
+            maxBufferSize: maxMessageBytes,
           })
         : config.type === "sse"
           ? new SSEClientTransport(new URL(config.url), requestInit ? { requestInit } : {})
@@ -122,16 +152,19 @@ export class ExtensionConnection {
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport) {
-      useLineBuffer(transport);
-      transport.stderr?.on("data", (chunk: Buffer) =>
-        connection.#appendStderr(chunk.toString("utf8")),
-      );
+      transport.stderr?.on("data", (chunk: Buffer) => connection.#stderr.push(chunk));
+      // The SDK's buffer closes the connection on a line over its limit, and the request in
+      // flight then reads "connection closed". This one drops the line, fails only the
+      // request it answered, with its size, and keeps the server. (A future SDK without the
+      // field keeps its own behaviour; onerror below still names the cause.)
+      useLineBuffer(transport, maxMessageBytes, oversizeReply);
       const start = transport.start.bind(transport);
       transport.start = async () => {
         await start();
         connection.#watchExit(transport);
       };
     }
+    client.onerror = (error) => connection.#transportError(error);
     if (options.onListChanged) {
       const onListChanged = options.onListChanged;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
@@ -172,7 +205,7 @@ export class ExtensionConnection {
       const why =
         error instanceof McpError && error.code === ErrorCode.RequestTimeout
           ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
-          : messageOf(error);
+          : connection.#serverText(error);
       throw new AdapterError(
         "START_FAILED",
         connection.#redact(
@@ -197,9 +230,9 @@ export class ExtensionConnection {
     return this.#lostReason;
   }
 
-  /** The last few KB the server wrote to stderr (stdio only). */
+  /** The last few KB the server wrote to stderr (stdio only), secrets redacted. */
   get stderrTail(): string {
-    return this.#stderr;
+    return this.#stderr.read(STDERR_TAIL_CHARS);
   }
 
   /** Server instructions from the handshake, if any. */
@@ -310,6 +343,19 @@ export class ExtensionConnection {
 
   #translate(error: unknown, method: string, limits: RequestLimits): AdapterError {
     if (error instanceof AdapterError) return error;
+    const oversize =
+      error instanceof McpError
+        ? ((error.data as Record<string, unknown> | undefined)?.[OVERSIZE] as
+            | OversizeInfo
+            | undefined)
+        : undefined;
+    if (oversize) {
+      return new AdapterError(
+        "MESSAGE_TOO_LARGE",
+        `${this.#who()} sent a reply of ${mib(oversize.bytes)} MiB to ${method}, over the limit of ${mib(oversize.limit)} MiB per message; it was dropped and the server stays connected (a host can raise maxMessageBytes; toolledger serve --max-message-mb)`,
+        { cause: error },
+      );
+    }
     if (limits.signal?.aborted)
       return new AdapterError("CANCELLED", `${method} to ${this.#who()} was cancelled`, {
         cause: error,
@@ -330,9 +376,36 @@ export class ExtensionConnection {
     }
     return new AdapterError(
       "PROTOCOL_ERROR",
-      this.#redact(`${method} to ${this.#who()} failed: ${messageOf(error)}`),
+      this.#redact(`${method} to ${this.#who()} failed: ${this.#serverText(error)}`),
       { cause: error, serverAnswered: error instanceof McpError },
     );
+  }
+
+  /** Transport errors the SDK reports beside a request: a message over the size limit, a bad line. */
+  #transportError(error: Error): void {
+    const sdkLimit = /ReadBuffer exceeded maximum size of (\d+)/.exec(error.message);
+    const over: OversizeInfo | null =
+      error instanceof OversizeMessageError
+        ? error.info
+        : sdkLimit
+          ? { bytes: 0, limit: Number(sdkLimit[1]), id: null, method: null, kind: "unknown" }
+          : null;
+    if (!over) return;
+    const what =
+      over.bytes > 0
+        ? `a ${over.kind === "unknown" ? "message" : over.kind}${over.method ? ` (${over.method})` : ""} of ${mib(over.bytes)} MiB`
+        : "a message";
+    const reason = `${this.#who()} sent ${what}, over the limit of ${mib(over.limit)} MiB per message`;
+    if (over.kind === "notification" || over.kind === "request") {
+      this.#onWarning?.(`${reason}; it was dropped`);
+      return;
+    }
+    // A reply that cannot be matched to its request would leave that request waiting: the
+    // connection goes, with the real cause.
+    if (this.#lostReason === null && !this.#closed) {
+      this.#lostReason = `${reason}, which could not be matched to a request; it was disconnected, reconnect it`;
+      void this.abandon(this.#lostReason).catch(() => undefined);
+    }
   }
 
   #handleClose(): void {
@@ -364,15 +437,13 @@ export class ExtensionConnection {
 
   /** Env and header values never leave the adapter, even when a server prints them. */
   #redact(text: string): string {
-    let out = text;
-    // Longest first, so a secret that contains another is redacted whole.
-    for (const secret of secretValues(this.config).sort((a, b) => b.length - a.length))
-      if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
-    return out;
+    return this.#redactor.redact(text);
   }
 
-  #appendStderr(text: string): void {
-    this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL_BYTES);
+  /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
+  #serverText(error: unknown): string {
+    const status = error instanceof StreamableHTTPError && error.code ? `HTTP ${error.code}: ` : "";
+    return status + this.#redactor.head(messageOf(error), SERVER_TEXT_CHARS);
   }
 
   #exitText(): string {
@@ -380,8 +451,8 @@ export class ExtensionConnection {
   }
 
   #stderrText(): string {
-    const tail = this.#stderr.trim();
-    return tail === "" ? "" : `; stderr tail: ${tail.slice(-800)}`;
+    const tail = this.#stderr.read(STDERR_IN_MESSAGE_CHARS);
+    return tail === "" ? "" : `; stderr tail: ${tail}`;
   }
 
   #who(): string {
@@ -391,4 +462,14 @@ export class ExtensionConnection {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The error response that fails the request a dropped reply answered (see LineBuffer). */
+function oversizeReply(e: OversizeMessageError) {
+  if (e.info.kind !== "response" || e.info.id === null) return null;
+  return {
+    jsonrpc: "2.0" as const,
+    id: e.info.id,
+    error: { code: -32600, message: e.message, data: { [OVERSIZE]: e.info } },
+  };
 }

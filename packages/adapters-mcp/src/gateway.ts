@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -29,11 +28,12 @@ import {
   toProtocolError,
 } from "./_gatewayHub.js";
 import { type HttpHost, type HttpHostOptions, hostMcpOverHttp } from "./_httpHost.js";
-import { coalesceWrites, useLineBuffer } from "./_lineBuffer.js";
+import { coalesceWrites } from "./_lineBuffer.js";
 import { rememberJson } from "./_nodeHttpTransport.js";
 import { relayCatalog } from "./_relayCatalog.js";
 import { relayLogging } from "./_relayLogging.js";
 import { relayServerRequests } from "./_relaySampling.js";
+import { StdioLineServerTransport } from "./_stdioServerTransport.js";
 import { AdapterError } from "./adapterError.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import type { ToolledgerHost } from "./host.js";
@@ -260,7 +260,8 @@ export function createGatewayServer(
         return outcome.result as CallToolResult;
       } catch (error) {
         // G2: the server's own JSON-RPC error passes through as it would directly.
-        if (error instanceof AdapterError && error.serverAnswered) throw toProtocolError(error);
+        if (error instanceof AdapterError && error.serverAnswered)
+          throw toProtocolError(error, host.redactor);
         // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
         if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
         throw error;
@@ -353,20 +354,37 @@ function handshakePrompt(
   return modelView(state).systemPrompt;
 }
 
+export interface StdioGatewayOptions extends GatewayOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Largest message read from the client; a larger request is answered with an error, and the gateway keeps serving. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Called once the client's stream ended or failed: nothing more can arrive. */
+  onClose?: () => void;
+}
+
 /**
  * Serves the gateway over this process's stdin/stdout (logs must go to stderr): one client,
  * one conversation, closed when the client goes away.
  */
 export async function serveGatewayStdio(
   source: ToolledgerHost | ToolledgerSession,
-  options: GatewayOptions & { stdin?: Readable; stdout?: Writable } = {},
+  options: StdioGatewayOptions = {},
 ): Promise<Gateway> {
+  const report =
+    options.onError ??
+    ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
   const downstream = createGatewayServer(source, "stdio", options);
+  // A bad or oversized line from the client is reported, never silently fatal (issue 10).
+  downstream.server.onerror = report;
+  downstream.server.onclose = () => options.onClose?.();
   const stdout = options.stdout ?? process.stdout;
   coalesceWrites(stdout);
-  const transport = new StdioServerTransport(options.stdin, stdout);
-  useLineBuffer(transport);
-  await downstream.server.connect(transport);
+  await downstream.server.connect(
+    new StdioLineServerTransport(options.stdin ?? process.stdin, stdout, {
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    }),
+  );
   return {
     async close(reason = "gateway stopped") {
       await downstream.dispose(reason);

@@ -23,7 +23,7 @@ import {
 import type { Observable } from "rxjs";
 import { Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "./adapterError.js";
-import { configFingerprint, type ExtensionConfig, secretValues } from "./extensionConfig.js";
+import { configFingerprint, type ExtensionConfig } from "./extensionConfig.js";
 import {
   ExtensionConnection,
   type RequestLimits,
@@ -32,6 +32,7 @@ import {
 } from "./extensionConnection.js";
 import { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 import { fetchTools } from "./fetchTools.js";
+import { Redactor } from "./redactor.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
 export interface HostOptions {
@@ -51,6 +52,8 @@ export interface HostOptions {
   connectTimeoutMs?: number;
   /** Page limit per tools/list fetch. Default 100. */
   maxPages?: number;
+  /** Largest message read from a stdio server; a larger reply fails its request as MESSAGE_TOO_LARGE. Default 64 MiB. */
+  maxMessageBytes?: number;
   /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
   refetchDebounceMs?: number;
   /**
@@ -101,7 +104,7 @@ export interface ExtensionStatus {
   key: string;
   name: string;
   status: ConnectionStatus;
-  /** Why it is disconnected (a crash, a hang, a failed start), or null. */
+  /** Why it is disconnected (a crash, a hang, a failed start) or failed (its tools could not be listed), or null. */
   reason: string | null;
   phase: ExtensionPhase;
   /** Attempts to start it since it was added or last stayed up (0 before the first). */
@@ -198,6 +201,7 @@ export class ToolledgerHost {
     callTimeoutMs: number;
     connectTimeoutMs: number;
     maxPages: number;
+    maxMessageBytes: number | undefined;
     refetchDebounceMs: number;
     retry: RetryPolicy | null;
     now: () => Date;
@@ -216,6 +220,8 @@ export class ToolledgerHost {
   #refreshing: Promise<void> | null = null;
   #refreshAgain = false;
   #background = new Set<Promise<unknown>>();
+  /** Every added config's secrets (R6). */
+  #redactor = Redactor.none;
   #closed = false;
 
   private constructor(writer: StreamWriter, options: HostOptions) {
@@ -228,6 +234,7 @@ export class ToolledgerHost {
       callTimeoutMs: options.callTimeoutMs ?? 60_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
       maxPages: options.maxPages ?? 100,
+      maxMessageBytes: options.maxMessageBytes,
       refetchDebounceMs: options.refetchDebounceMs ?? 25,
       outerPrefixBudget: options.outerPrefixBudget ?? 0,
       retry: options.retry ?? null,
@@ -258,8 +265,13 @@ export class ToolledgerHost {
         `stream ${streamId} is not a registry stream (it holds ${foreign.type}); give a new or a host-… stream id`,
       );
     }
-    const writer = new StreamWriter(store, streamId, loaded.state, loaded.version, { now });
+    let redactor = (): Redactor => Redactor.none;
+    const writer = new StreamWriter(store, streamId, loaded.state, loaded.version, {
+      now,
+      redactor: () => redactor(),
+    });
     const host = new ToolledgerHost(writer, options);
+    redactor = () => host.redactor;
     await writer.execute(() => ({
       type: "StartHost",
       hostname: host.hostname,
@@ -284,12 +296,13 @@ export class ToolledgerHost {
     return this.#closed;
   }
 
-  /** Every secret value of the extension configs (env and header values, expanded variables), for redaction. */
-  secrets(): string[] {
-    const out: string[] = [];
-    for (const { config } of this.#entries.values())
-      for (const value of secretValues(config)) if (value) out.push(value);
-    return out;
+  /**
+   * Removes the secrets of every extension config this host was given (env and header
+   * values and their parts, credential arguments, URL credentials) from text and values:
+   * what its streams record, what its conversations capture of calls.
+   */
+  get redactor(): Redactor {
+    return this.#redactor;
   }
 
   // ---- extensions ---------------------------------------------------------------------
@@ -312,6 +325,7 @@ export class ToolledgerHost {
    */
   async addExtensions(configs: readonly ExtensionConfig[]): Promise<AddResult[]> {
     this.#open();
+    this.#redactor = this.#redactor.with(Redactor.forConfigs(configs));
     const keys: (string | null)[] = [];
     for (const config of configs) {
       const key = nameToKey(config.name);
@@ -378,6 +392,7 @@ export class ToolledgerHost {
    */
   async startExtensions(configs: readonly ExtensionConfig[]): Promise<void> {
     this.#open();
+    this.#redactor = this.#redactor.with(Redactor.forConfigs(configs));
     for (const config of configs) {
       const key = nameToKey(config.name);
       const previous = this.#entries.get(key);
@@ -771,6 +786,9 @@ export class ToolledgerHost {
     try {
       connection = await ExtensionConnection.connect(entry.config, {
         connectTimeoutMs: this.options.connectTimeoutMs,
+        redactor: this.#redactor,
+        ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
+        onWarning: (message) => this.#errors.next(new AdapterError("MESSAGE_TOO_LARGE", message)),
         onListChanged: () => this.#onListChanged(key, connection),
         onLost: (reason) => this.#onLost(key, connection, reason),
         ...(signal ? { signal } : {}),
@@ -849,6 +867,9 @@ export class ToolledgerHost {
       this.#retryLater(key, entry);
       return;
     }
+    // A server that answered but cannot be listed (a reply over the size limit) is not
+    // restarted; its status still says why (issue 10: the real cause, not "failed").
+    if (failure) entry.reason = failure.message;
     this.#setPhase(entry, key, failure ? "failed" : "ready");
     await this.refresh();
   }
@@ -1027,7 +1048,7 @@ function statusOf(key: string, e: Entry): ExtensionStatus {
     key,
     name: e.config.name,
     status: live ? "connected" : "disconnected",
-    reason: live ? null : e.reason,
+    reason: live && e.phase !== "failed" ? null : e.reason,
     phase: e.phase,
     attempts: e.attempts,
     nextAttemptAt: e.nextAttemptAt?.toISOString() ?? null,

@@ -46,6 +46,7 @@ export {
   gatewayTools,
   type HttpGateway,
   type HttpGatewayOptions,
+  type StdioGatewayOptions,
   serveGatewayHttp,
   serveGatewayStdio,
 } from "./gateway.js";
@@ -65,6 +66,7 @@ export {
   type UpstreamNotification,
   type UpstreamRequestHandler,
 } from "./host.js";
+export { Redactor } from "./redactor.js";
 export {
   exampleServers,
   SERVER_NAMES,

@@ -13,6 +13,8 @@ export const SERVER_NAMES = [
   "appOnly",
   "cursorLoop",
   "http",
+  "leaky",
+  "big",
   "sse",
   "environment",
   "slowStart",

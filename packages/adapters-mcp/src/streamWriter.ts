@@ -8,7 +8,9 @@ import {
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { BehaviorSubject, type Observable, Subject } from "rxjs";
+import { redactCommand } from "./_redactCommand.js";
 import { AdapterError } from "./adapterError.js";
+import type { Redactor } from "./redactor.js";
 
 /** An event of a stream as this process stored or read it. */
 export interface SessionEvent {
@@ -43,6 +45,8 @@ export class StreamWriter {
   readonly #now: () => Date;
   /** The state a command is decided against (a conversation composes the registry in). */
   readonly #view: (own: State) => State;
+  /** The secrets no command may carry into an event (servers' text reaches commands). */
+  readonly #redactor: () => Redactor | null;
   #version: number;
   #queue: Promise<unknown> = Promise.resolve();
   #finished = false;
@@ -52,13 +56,14 @@ export class StreamWriter {
     streamId: string,
     seed: State,
     version: number,
-    options: { now: () => Date; view?: (own: State) => State },
+    options: { now: () => Date; view?: (own: State) => State; redactor?: () => Redactor },
   ) {
     this.store = store;
     this.streamId = streamId;
     this.#version = version;
     this.#now = options.now;
     this.#view = options.view ?? ((own) => own);
+    this.#redactor = options.redactor ?? (() => null);
     this.#state = new BehaviorSubject(seed);
     this.events$ = this.#events.asObservable();
     this.state$ = this.#state.asObservable();
@@ -98,7 +103,10 @@ export class StreamWriter {
     return this.#serialised(async () => {
       for (let attempt = 0; ; attempt++) {
         const view = this.#view(this.state);
-        const command = { ...make(view), at: this.#now().toISOString() } as Command;
+        const made = { ...make(view), at: this.#now().toISOString() } as Command;
+        // R6: no secret enters an event, whatever text a server put in the command.
+        const redactor = this.#redactor();
+        const command = redactor ? redactCommand(made, redactor) : made;
         const decision = decide(view, command);
         if (!decision.ok)
           throw new AdapterError(

@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { mcpClientScript } from "./_testing/mcpClientScript.js";
 import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
 import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "./_testing/spawnCli.js";
+import { describeEachStore } from "./_testing/testDatabases.js";
+import { shellQuote } from "./shellQuote.js";
 
 // Every test spawns the built CLI (`pnpm build` first) as a user would.
 
@@ -67,127 +69,142 @@ describe("help, version, exit codes", () => {
   });
 });
 
-describe("demo, then replay, audit, explain, export and import on the database it left", () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let demo: Awaited<ReturnType<typeof runCli>>;
-  let session: string;
-  let db: string;
+describeEachStore(
+  "demo, then replay, audit, explain, export and import on the database it left",
+  (database) => {
+    let dir: string;
+    let env: Record<string, string>;
+    let demo: Awaited<ReturnType<typeof runCli>>;
+    let session: string;
+    let db: string;
 
-  beforeAll(async () => {
-    dir = tempDir();
-    env = cleanEnv(dir);
-    demo = await runCli(["demo"], { cwd: dir, env, timeoutMs: 60_000 });
-    session = / replay (\S+) --db/.exec(demo.stdout)?.[1] ?? "";
-    db = join(dir, "data", "toolledger", "sessions.db");
-  }, 90_000);
+    beforeAll(async () => {
+      dir = tempDir();
+      // SQLite: the default location; PostgreSQL: TOOLLEDGER_DB names the server.
+      db =
+        database.kind === "sqlite"
+          ? join(dir, "data", "toolledger", "sessions.db")
+          : database.fresh(dir, "sessions");
+      env = cleanEnv(dir, database.kind === "sqlite" ? {} : { TOOLLEDGER_DB: db });
+      demo = await runCli(["demo"], { cwd: dir, env, timeoutMs: 60_000 });
+      session = / replay (\S+) --db/.exec(demo.stdout)?.[1] ?? "";
+    }, 90_000);
 
-  test("demo finishes, uses the default database location and prints the next commands", () => {
-    expect(demo.stderr).toBe("");
-    expect(demo.code).toBe(0);
-    expect(existsSync(db)).toBe(true);
-    expect(session).toMatch(/^conv-\d{8}-\d{6}-[0-9a-f]{8}$/);
-    for (const line of [" replay", " audit --session", " explain"])
-      expect(demo.stdout).toContain(line);
-    expect(demo.stdout).toContain(`--db ${db}`);
-    // The script's own steps, through the gateway to real servers.
-    expect(demo.stdout).toContain("saved note 1: groceries");
-    expect(demo.stdout).toContain("(2 + 3) * 4.5 = 22.5");
-    expect(demo.stdout).toContain('"calculator__evaluate": unknown tool');
-    expect(demo.stdout).not.toContain("\u001b[");
-  });
-
-  test("replay <session> shows every step of the session", async () => {
-    const r = await runCli(["replay", session, "--db", db], { cwd: dir, env });
-    expect(r.code).toBe(0);
-    for (const type of [
-      "DeferralConfigured",
-      "ExtensionAdded",
-      "ToolsFetched",
-      "EnableToolsRequested",
-      "EnableToolsResponded",
-      "Compacted",
-      "Cleared",
-    ]) {
-      expect(r.stdout).toContain(type);
-    }
-    expect(r.stdout).toContain("+ enabled notes__add_note, notes__search_notes");
-    expect(r.stdout).toContain("- no longer enabled: notes__add_note, notes__search_notes");
-  });
-
-  test("audit --json: a successful enable ended by /clear, a failed one, one still enabled", async () => {
-    const r = await runCli(["audit", "--session", session, "--db", db, "--json"], {
-      cwd: dir,
-      env,
+    test("demo finishes, uses the default database location and prints the next commands", async () => {
+      expect(demo.stderr).toBe("");
+      expect(demo.code).toBe(0);
+      expect(await database.exists(db)).toBe(true);
+      expect(session).toMatch(/^conv-\d{8}-\d{6}-[0-9a-f]{8}$/);
+      for (const line of [" replay", " audit --session", " explain"])
+        expect(demo.stdout).toContain(line);
+      expect(demo.stdout).toContain(`--db ${shellQuote(database.shown(db))}`);
+      // The script's own steps, through the gateway to real servers.
+      expect(demo.stdout).toContain("saved note 1: groceries");
+      expect(demo.stdout).toContain("(2 + 3) * 4.5 = 22.5");
+      expect(demo.stdout).toContain('"calculator__evaluate": unknown tool');
+      expect(demo.stdout).not.toContain("\u001b[");
     });
-    expect(r.code).toBe(0);
-    const audit = JSON.parse(r.stdout) as {
-      requests: { outcome: string; stillEnabled: string[]; ended: { by: string } | null }[];
-    };
-    expect(audit.requests.map((q) => q.outcome)).toEqual(["enabled", "failed", "enabled"]);
-    expect(audit.requests[0]!.ended?.by).toBe("Cleared");
-    expect(audit.requests[2]!.stillEnabled).toEqual(["calculator__calculate"]);
-  });
 
-  test("explain: deferred after the clear, and enabled by the last request", async () => {
-    const a = await runCli(["explain", "notes__add_note", "--session", session, "--db", db], {
-      cwd: dir,
-      env,
+    test("replay <session> shows every step of the session", async () => {
+      const r = await runCli(["replay", session, "--db", db], { cwd: dir, env });
+      expect(r.code).toBe(0);
+      for (const type of [
+        "DeferralConfigured",
+        "ExtensionAdded",
+        "ToolsFetched",
+        "EnableToolsRequested",
+        "EnableToolsResponded",
+        "Compacted",
+        "Cleared",
+      ]) {
+        expect(r.stdout).toContain(type);
+      }
+      expect(r.stdout).toContain("+ enabled notes__add_note, notes__search_notes");
+      expect(r.stdout).toContain("- no longer enabled: notes__add_note, notes__search_notes");
     });
-    expect(a.code).toBe(0);
-    expect(a.stdout).toContain("notes__add_note is deferred");
-    expect(a.stdout).toMatch(
-      /D8 +it was enabled earlier, until the conversation was cleared \[event \d+\]/,
-    );
-    const b = await runCli(["explain", "calculator__calculate", "--db", db, "--json"], {
-      cwd: dir,
-      env,
+
+    test("audit --json: a successful enable ended by /clear, a failed one, one still enabled", async () => {
+      const r = await runCli(["audit", "--session", session, "--db", db, "--json"], {
+        cwd: dir,
+        env,
+      });
+      expect(r.code).toBe(0);
+      const audit = JSON.parse(r.stdout) as {
+        requests: { outcome: string; stillEnabled: string[]; ended: { by: string } | null }[];
+      };
+      expect(audit.requests.map((q) => q.outcome)).toEqual(["enabled", "failed", "enabled"]);
+      expect(audit.requests[0]!.ended?.by).toBe("Cleared");
+      expect(audit.requests[2]!.stillEnabled).toEqual(["calculator__calculate"]);
     });
-    expect(b.code).toBe(0);
-    expect(JSON.parse(b.stdout)).toMatchObject({
-      status: "enabled",
-      extension: "calculator",
-      rawName: "calculate",
+
+    test("explain: deferred after the clear, and enabled by the last request", async () => {
+      const a = await runCli(["explain", "notes__add_note", "--session", session, "--db", db], {
+        cwd: dir,
+        env,
+      });
+      expect(a.code).toBe(0);
+      expect(a.stdout).toContain("notes__add_note is deferred");
+      expect(a.stdout).toMatch(
+        /D8 +it was enabled earlier, until the conversation was cleared \[event \d+\]/,
+      );
+      const b = await runCli(["explain", "calculator__calculate", "--db", db, "--json"], {
+        cwd: dir,
+        env,
+      });
+      expect(b.code).toBe(0);
+      expect(JSON.parse(b.stdout)).toMatchObject({
+        status: "enabled",
+        extension: "calculator",
+        rawName: "calculate",
+      });
     });
-  });
 
-  test("export, then import into a new database and replay the file: the same steps", async () => {
-    const file = join(dir, "session.jsonl");
-    const e = await runCli(["export", session, "--db", db, "-o", file], { cwd: dir, env });
-    expect(e.code).toBe(0);
-    const other = join(dir, "other.db");
-    const i = await runCli(["import", file, "--db", other], { cwd: dir, env });
-    expect(i.code).toBe(0);
-    expect(i.stdout.trim()).toBe(session);
-    const fromDb = await runCli(["replay", session, "--db", other, "--jsonl"], { cwd: dir, env });
-    const fromFile = await runCli(["replay", file, "--jsonl"], { cwd: dir, env });
-    const changes = (text: string) =>
-      text
-        .trim()
-        .split("\n")
-        .map((l) => (JSON.parse(l) as { changes: unknown }).changes);
-    expect(changes(fromDb.stdout)).toEqual(changes(fromFile.stdout));
-    expect(changes(fromFile.stdout).length).toBeGreaterThan(10);
-  });
+    test("export, then import into a new database and replay the file: the same steps", async () => {
+      const file = join(dir, "session.jsonl");
+      const e = await runCli(["export", session, "--db", db, "-o", file], { cwd: dir, env });
+      expect(e.code).toBe(0);
+      const other = database.fresh(dir, "other");
+      const i = await runCli(["import", file, "--db", other], { cwd: dir, env });
+      expect(i.code).toBe(0);
+      expect(i.stdout.trim()).toBe(session);
+      const fromDb = await runCli(["replay", session, "--db", other, "--jsonl"], { cwd: dir, env });
+      const fromFile = await runCli(["replay", file, "--jsonl"], { cwd: dir, env });
+      const changes = (text: string) =>
+        text
+          .trim()
+          .split("\n")
+          .map((l) => (JSON.parse(l) as { changes: unknown }).changes);
+      expect(changes(fromDb.stdout)).toEqual(changes(fromFile.stdout));
+      expect(changes(fromFile.stdout).length).toBeGreaterThan(10);
+    });
 
-  test("sessions lists it", async () => {
-    const r = await runCli(["sessions"], { cwd: dir, env });
-    expect(r.code).toBe(0);
-    // C5: the demo client, the host it ran on, its calls and its enabled tools.
-    expect(r.stdout).toMatch(
-      new RegExp(
-        `^${session} +toolledger-demo \\S+ +\\S+ +\\d{4}-\\S+ \\S+ +\\d{4}-\\S+ \\S+ +8 +1 +\\d+$`,
-        "m",
-      ),
-    );
-  });
-});
+    test("view writes the session's page beside the database file, or here for a server", async () => {
+      const r = await runCli(["view", session, "--db", db], { cwd: dir, env });
+      expect(r.code, r.stderr).toBe(0);
+      const file = r.stdout.trim();
+      expect(dirname(file)).toBe(database.kind === "sqlite" ? dirname(db) : dir);
+      expect(readFileSync(file, "utf8")).toContain("<html");
+    });
 
-describe("serve, driven by a real MCP client", () => {
+    test("sessions lists it", async () => {
+      const r = await runCli(["sessions"], { cwd: dir, env });
+      expect(r.code).toBe(0);
+      // C5: the demo client, the host it ran on, its calls and its enabled tools.
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^${session} +toolledger-demo \\S+ +\\S+ +\\d{4}-\\S+ \\S+ +\\d{4}-\\S+ \\S+ +8 +1 +\\d+$`,
+          "m",
+        ),
+      );
+    });
+  },
+);
+
+describeEachStore("serve, driven by a real MCP client", (database) => {
   test("over stdio: list, a refused deferred call, enables, calls through to two servers; the session lands in the database", async () => {
     const dir = tempDir();
     const config = exampleConfig(dir);
-    const db = join(dir, "gateway.db");
+    const db = database.fresh(dir, "gateway");
     const script = join(dir, "client.mjs");
     writeFileSync(script, mcpClientScript());
     const target = {
@@ -245,7 +262,7 @@ describe("serve, driven by a real MCP client", () => {
   test("over HTTP on loopback: prints the URL, serves a client, stops on SIGTERM with 130", async () => {
     const dir = tempDir();
     const config = exampleConfig(dir);
-    const db = join(dir, "http.db");
+    const db = database.fresh(dir, "http");
     const child = spawn(
       process.execPath,
       [CLI, "serve", "--config", config, "--db", db, "--http", "0", "--deferral", "lookup"],

@@ -1,9 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import { eventually, type ServeProcess, startServeHttp } from "./_testing/startServe.js";
+import { describeEachStore } from "./_testing/testDatabases.js";
 
 // C1–C3 through the real gateway process: two clients over streamable HTTP are two
 // conversations, and `toolledger clear` from another process reaches one of them.
@@ -38,7 +39,7 @@ async function connect(url: string, name: string): Promise<Client> {
 
 const text = (r: { content?: unknown }) => JSON.stringify(r.content ?? "");
 
-describe("conversations through `toolledger serve --http` (C1–C3)", () => {
+describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (database) => {
   let dir: string;
   let db: string;
   let serve: ServeProcess;
@@ -61,7 +62,7 @@ describe("conversations through `toolledger serve --http` (C1–C3)", () => {
 
   beforeAll(async () => {
     dir = tempDir();
-    db = join(dir, "sessions.db");
+    db = database.fresh(dir, "sessions");
     const config = join(dir, "mcp.json");
     writeFileSync(
       config,

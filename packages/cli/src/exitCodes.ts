@@ -9,13 +9,13 @@ export const EXIT = {
   internal: 1,
   /** Unknown command or flag, missing or malformed argument. */
   usage: 2,
-  /** A file or log that cannot be read as asked: invalid config, damaged JSONL, unknown event type, newer schema version. */
+  /** A file or log that cannot be read as asked: invalid config, damaged JSONL or database, unknown event type, newer schema version. */
   badInput: 3,
-  /** A database, session, file or tool that does not exist (nothing is created). */
+  /** A database (file, or event store on a server), session, file or tool that does not exist (nothing is created). */
   notFound: 4,
   /** The target already exists or changed underneath (session id taken, version conflict, store busy). */
   conflict: 5,
-  /** An MCP server failed to start, answer or serve, or a port could not be bound. */
+  /** An MCP server failed to start, answer or serve, a port could not be bound, or the database server is unreachable. */
   serverFailure: 6,
   /** Stopped by the user (Ctrl-C, SIGTERM), as shells expect. */
   interrupted: 130,
@@ -40,7 +40,8 @@ export const EXIT_CODE_TABLE: readonly { code: ExitCode; name: ExitCodeName; mea
   {
     code: EXIT.badInput,
     name: "badInput",
-    meaning: "invalid config file, damaged JSONL, unknown event type or newer schema version",
+    meaning:
+      "invalid config file, damaged JSONL or database, unknown event type or newer schema version",
   },
   { code: EXIT.notFound, name: "notFound", meaning: "missing database, session, file or tool" },
   {
@@ -51,7 +52,8 @@ export const EXIT_CODE_TABLE: readonly { code: ExitCode; name: ExitCodeName; mea
   {
     code: EXIT.serverFailure,
     name: "serverFailure",
-    meaning: "an MCP server failed to start or answer, or a port could not be bound",
+    meaning:
+      "an MCP server failed to start or answer, a port could not be bound, or the PostgreSQL server is unreachable",
   },
   { code: EXIT.interrupted, name: "interrupted", meaning: "stopped by Ctrl-C or SIGTERM" },
 ];

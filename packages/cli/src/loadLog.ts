@@ -12,8 +12,10 @@ export interface LoadedLog {
   /** For messages: `session <id> in <db>` or the file path. */
   label: string;
   session: string | undefined;
-  /** The database the session came from, when it came from one. */
+  /** The database the session came from, when it came from one (a URL's password as `***`). */
   db: string | undefined;
+  /** The SQLite file it came from (undefined for a file log or a PostgreSQL server). */
+  dbFile?: string | undefined;
 }
 
 /** Whether `source` names a JSONL file rather than a session id. */
@@ -41,7 +43,7 @@ export async function loadLog(
     return { entries: log.entries, label: path, session: log.session, db: undefined };
   }
   const location = resolveDatabasePath(dbFlag, deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     const entries = await readSession(store, source);
     return {
@@ -49,6 +51,7 @@ export async function loadLog(
       label: `session ${source} in ${location.path}`,
       session: source,
       db: location.path,
+      dbFile: location.kind === "sqlite" ? location.path : undefined,
     };
   } finally {
     await store.close();

@@ -1,16 +1,63 @@
-import { openSqliteEventStore, type SqliteEventStore } from "@toolledger/store-sqlite";
+import type { EnableAudit, EnableAuditFilter, EventStore } from "@toolledger/core";
+import { CliError } from "./cliError.js";
 import {
   type DatabaseLocation,
   prepareDatabaseDirectory,
   requireExistingDatabase,
 } from "./databasePath.js";
 
+/** One stream of the database, as the stores list it. */
+export interface SessionSummary {
+  sessionId: string;
+  eventCount: number;
+  firstGlobalPosition: number;
+  lastGlobalPosition: number;
+  firstRecordedAt: string;
+  lastRecordedAt: string;
+}
+
+/** What the CLI needs of a store: the log, the session list and the enable audit. */
+export interface SessionStore extends EventStore {
+  /** For messages: the file, or the server (password redacted) and schema. */
+  readonly location: string;
+  listSessions(): Promise<SessionSummary[]>;
+  auditEnables(filter?: EnableAuditFilter): Promise<EnableAudit>;
+}
+
 /**
- * Opens the session database. `"read"` refuses a missing file (reading commands never
- * create an empty database); `"write"` creates it and its directory.
+ * The one place the CLI picks a store: a `postgres://` location opens the PostgreSQL store,
+ * anything else a SQLite file. `"read"` creates nothing (a missing file or an empty server is
+ * not-found); `"write"` creates the file and its directory, or the schema, and refuses a
+ * damaged SQLite file before writing anything to it (every page is read unless the file is
+ * exactly as a toolledger writer left it). Each store's package is loaded only when used,
+ * so neither driver loads for the other's users.
  */
-export function openStore(location: DatabaseLocation, mode: "read" | "write"): SqliteEventStore {
-  if (mode === "read") requireExistingDatabase(location);
-  else prepareDatabaseDirectory(location);
-  return openSqliteEventStore(location.path);
+export async function openStore(
+  location: DatabaseLocation,
+  mode: "read" | "write",
+): Promise<SessionStore> {
+  if (location.kind === "postgres") {
+    const { openPostgresEventStore } = await import("@toolledger/store-postgres");
+    // A gateway's conversations read and append at once; a reading command needs little.
+    return openPostgresEventStore(location.url, {
+      create: mode === "write",
+      poolSize: mode === "write" ? 4 : 2,
+    });
+  }
+  const { openSqliteEventStore } = await import("@toolledger/store-sqlite");
+  if (mode === "read") {
+    requireExistingDatabase(location);
+    return openSqliteEventStore(location.path);
+  }
+  prepareDatabaseDirectory(location);
+  try {
+    return openSqliteEventStore(location.path, { verify: true });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "STORE_CORRUPT") throw error;
+    const file = location.path;
+    throw new CliError("badInput", (error as Error).message, {
+      cause: error,
+      hint: `keep working on a new file with --db <new file> (or TOOLLEDGER_DB); the damaged one still reads where it is sound (toolledger sessions / replay / export --db ${file}); recover it with \`sqlite3 ${file} .recover | sqlite3 recovered.db\`, or restore a backup`,
+    });
+  }
 }

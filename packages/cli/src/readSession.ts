@@ -1,8 +1,8 @@
 import { type EventStore, foldConversation, readConversationLog } from "@toolledger/core";
-import type { SqliteEventStore } from "@toolledger/store-sqlite";
 import { CliError } from "./cliError.js";
 import { numberConversationEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
+import type { SessionStore } from "./openStore.js";
 
 /**
  * Every event of a session, in fold order; a session with no events is a not-found error
@@ -10,7 +10,7 @@ import type { LogEntry } from "./logEntry.js";
  * it observes, each entry numbered by its position in this merged log; a legacy session or
  * a registry stream is read alone, numbered by its stream positions.
  */
-export async function readSession(store: SqliteEventStore, sessionId: string): Promise<LogEntry[]> {
+export async function readSession(store: SessionStore, sessionId: string): Promise<LogEntry[]> {
   const entries = await readSessionEntries(store, sessionId);
   if (entries.length === 0) throw await sessionNotFound(store, sessionId);
   return entries;
@@ -48,16 +48,13 @@ export async function readSessionEntries(
   return entries;
 }
 
-export async function sessionNotFound(
-  store: SqliteEventStore,
-  sessionId: string,
-): Promise<CliError> {
+export async function sessionNotFound(store: SessionStore, sessionId: string): Promise<CliError> {
   const sessions = await store.listSessions();
   const known = sessions.slice(-5).map((s) => s.sessionId);
-  return new CliError("notFound", `no session ${JSON.stringify(sessionId)} in ${store.file}`, {
+  return new CliError("notFound", `no session ${JSON.stringify(sessionId)} in ${store.location}`, {
     hint:
       known.length > 0
-        ? `known sessions include ${known.join(", ")}; run \`toolledger sessions --db ${store.file}\` to list them all`
+        ? `known sessions include ${known.join(", ")}; run \`toolledger sessions\` with the same --db to list them all`
         : "the database has no sessions yet; run `toolledger demo` to record one",
   });
 }

@@ -8,6 +8,7 @@ import { importSpec } from "./commands/importSpec.js";
 import { installSpec, uninstallSpec } from "./commands/installSpec.js";
 import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
+import { scrubSpec } from "./commands/scrubSpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
 import { toolsSpec } from "./commands/toolsSpec.js";
@@ -48,6 +49,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
     spec: compactSpec,
     load: async () => (await import("./commands/lifecycle.js")).compactCommand,
   },
+  { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
 ];
 
 /**

@@ -33,6 +33,8 @@ interface HostStartOptions {
   env: Env;
   /** R14: characters the client puts in front of every tool name (`serve --name-prefix`). */
   outerPrefixBudget?: number;
+  /** Largest stdio message read from a server (serve --max-message-mb). */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function startHost(
   const host = await openHost({
     ...(options.store ? { store: options.store } : {}),
     ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
+    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),
   });
@@ -75,6 +78,7 @@ export async function startHostInBackground(
   const host = await openHost({
     ...(options.store ? { store: options.store } : {}),
     ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
+    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),
     connectTimeoutMs: BACKGROUND_START_TIMEOUT_MS,
@@ -138,11 +142,18 @@ async function connectServers(
   env: Env,
 ): Promise<{ name: string; message: string }[]> {
   const { configs, failures } = serversToStart(config, o, env);
-  for (const result of await host.addExtensions(configs)) {
+  const results = await host.addExtensions(configs);
+  for (const result of results) {
     if (result.error) {
       failures.push({ name: result.name, message: result.error.message });
       o.note(`${o.err.red("error:")} ${result.error.message}`);
     }
+  }
+  // A server that started but whose tools could not be listed serves nothing: say why.
+  const started = new Set(results.filter((r) => r.ok).map((r) => r.key));
+  for (const d of host.diagnostics()) {
+    if (d.kind === "fetch_failed" && started.has(d.extension))
+      o.note(`${o.err.yellow("warning:")} ${d.extension}: ${d.error}`);
   }
   return failures;
 }

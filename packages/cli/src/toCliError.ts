@@ -8,6 +8,8 @@ const STORE_CODES: Record<string, ExitCodeName> = {
   SCHEMA_TOO_NEW: "badInput",
   IO_ERROR: "badInput",
   STORE_CLOSED: "internal",
+  STORE_UNAVAILABLE: "serverFailure",
+  STORE_NOT_FOUND: "notFound",
 };
 
 const ADAPTER_CODES: Record<string, ExitCodeName> = {
@@ -16,6 +18,7 @@ const ADAPTER_CODES: Record<string, ExitCodeName> = {
   CONNECTION_CLOSED: "serverFailure",
   EXTENSION_UNAVAILABLE: "serverFailure",
   FETCH_GUARD: "serverFailure",
+  MESSAGE_TOO_LARGE: "serverFailure",
   PROTOCOL_ERROR: "serverFailure",
   COMMAND_REJECTED: "badInput",
   APPEND_REJECTED: "conflict",

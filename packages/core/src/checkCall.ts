@@ -1,4 +1,5 @@
 import { classifyTool } from "./classifyTool.js";
+import { downExtension } from "./downExtension.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
 import {
   type ResolvedTool,
@@ -26,7 +27,12 @@ export type CheckCallResult =
   | {
       ok: false;
       error: {
-        code: "UNKNOWN_TOOL" | "AMBIGUOUS_TOOL" | "APP_ONLY_TOOL" | "TOOL_NOT_ENABLED";
+        code:
+          | "UNKNOWN_TOOL"
+          | "AMBIGUOUS_TOOL"
+          | "APP_ONLY_TOOL"
+          | "TOOL_NOT_ENABLED"
+          | "EXTENSION_UNAVAILABLE";
         name: string;
         message: string;
         suggestions: string[];
@@ -35,7 +41,9 @@ export type CheckCallResult =
 
 /**
  * R13 + D3 + D9: may the model call `name` now? Resolves the owner and raw name; refuses
- * app-only tools and deferred tools that are not enabled. Permission checks stay the host's.
+ * app-only tools and deferred tools that are not enabled, and a name of an extension that
+ * is down (its tools left with its failed fetch) with why, instead of "unknown tool" and
+ * another extension's close names. Permission checks stay the host's.
  */
 export function checkCall(
   state: State,
@@ -59,7 +67,23 @@ export function checkCall(
     }
   }
   const resolved = resolveTool(state, name, options);
-  if (!resolved.ok) return resolved;
+  if (!resolved.ok) {
+    const down =
+      resolved.error.code === "UNKNOWN_TOOL" ? downExtension(state, name, options) : null;
+    if (!down) return resolved;
+    // Hosts record a lost server as `extension "<name>" is unavailable: <why>`.
+    const lead = `extension ${JSON.stringify(down.name)} is unavailable: `;
+    const why = down.fetch.error ?? "its tools could not be fetched";
+    return {
+      ok: false,
+      error: {
+        code: "EXTENSION_UNAVAILABLE",
+        name,
+        message: `tool ${name} cannot be called: ${lead}${why.startsWith(lead) ? why.slice(lead.length) : why}`,
+        suggestions: [],
+      },
+    };
+  }
   const c = classifyTool(state, resolved.tool);
   if (c.class === "app-only") {
     return {

@@ -470,7 +470,8 @@ function decideCall(
       v,
       ...at,
       callId: command.callId,
-      outcome: "refused",
+      // C4: a call to a down extension's tool is unavailable, not refused by the registry.
+      outcome: reason === "EXTENSION_UNAVAILABLE" ? "unavailable" : "refused",
       durationMs: 0,
       reason,
       error: check.error.message,

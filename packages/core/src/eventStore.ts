@@ -79,7 +79,11 @@ export type EventStoreErrorCode =
   | "STORE_CORRUPT"
   | "SCHEMA_TOO_NEW"
   | "NOT_A_DATABASE"
-  | "IO_ERROR";
+  | "IO_ERROR"
+  /** The database server cannot be reached or dropped the connection (retry: ids make appends idempotent). */
+  | "STORE_UNAVAILABLE"
+  /** Opened for reading where no event store exists (nothing was created). */
+  | "STORE_NOT_FOUND";
 
 /** Infrastructure failure of a store, checked by `code`. */
 export class EventStoreError extends Error {

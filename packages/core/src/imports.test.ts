@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const src = dirname(fileURLToPath(import.meta.url));
 const FORBIDDEN =
-  /^(node:|fs$|path$|child_process$|os$|crypto$|net$|http$|https$|better-sqlite3|@modelcontextprotocol\/)/;
+  /^(node:|fs$|path$|child_process$|os$|crypto$|net$|http$|https$|better-sqlite3|pg$|postgres$|@modelcontextprotocol\/)/;
 
 /** Walks the import graph from `entry`, returning every module specifier it reaches. */
 function importGraph(entry: string): { file: string; specifier: string }[] {

@@ -5,6 +5,17 @@ export {
   type CallAuditRecord,
   formatCallAuditCsv,
 } from "./auditCalls.js";
+export {
+  type AuditPoint,
+  auditEnables,
+  auditEnablesAsync,
+  type EnableAudit,
+  type EnableAuditFilter,
+  type EnableAuditRecord,
+  type EnableOutcome,
+  type EndedBy,
+  type OrphanResponse,
+} from "./auditEnables.js";
 export { toolCallStats } from "./callStats.js";
 export {
   type Catalog,
@@ -68,6 +79,7 @@ export {
   diagnostics,
   unknownAlwaysLoad,
 } from "./diagnostics.js";
+export { downExtension } from "./downExtension.js";
 export {
   type AppendRejection,
   type AppendResult,
@@ -161,6 +173,7 @@ export {
   readWholeStream,
   registryStreamOf,
 } from "./foldConversation.js";
+export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export {
@@ -189,6 +202,13 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export {
+  invalidEvent,
+  isStorableId,
+  matchesExpectedVersion,
+  type SerializedBatch,
+  serializeBatch,
+} from "./serializeBatch.js";
 export { servedTool } from "./servedTool.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
@@ -216,6 +236,13 @@ export {
   type ToolCallStats,
   withRegistry,
 } from "./state.js";
+export {
+  type AbortSignalLike,
+  type AppendWaker,
+  type SubscribeOptions,
+  sleep,
+  subscribe,
+} from "./subscribe.js";
 export {
   fitsWire,
   MAX_WIRE_NAME_LENGTH,

@@ -15,6 +15,9 @@ import {
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 
+export { ev, withIds } from "./events.js";
+export { type FindLeaksOptions, findLeaks } from "./findLeaks.js";
+export { exited, lines, spawnWorker } from "./processes.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
 
 export interface EventStoreContractOptions {

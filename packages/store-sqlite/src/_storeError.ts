@@ -10,6 +10,8 @@ const ADVICE: Record<EventStoreErrorCode, string> = {
   SCHEMA_TOO_NEW: "upgrade toolledger",
   NOT_A_DATABASE: "point toolledger at a toolledger event store or a new file",
   IO_ERROR: "check the disk (space, permissions, the directory exists) and retry",
+  STORE_UNAVAILABLE: "retry",
+  STORE_NOT_FOUND: "point toolledger at an existing event store",
 };
 
 /**

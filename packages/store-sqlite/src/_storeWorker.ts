@@ -1,5 +1,6 @@
 // A separate process for the crash and contention tests (they need real processes: a
 // SIGKILL and several connections). Run from dist/: `node dist/_storeWorker.js <mode> …`.
+import { writeSync } from "node:fs";
 import { EventStoreError } from "@toolledger/core";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
@@ -17,7 +18,7 @@ function event(seed: string) {
 /** Appends numbered batches (sizes 1–4) and reports each acknowledged one on stdout. */
 async function crash(prefix: string, durability: "full" | "normal"): Promise<void> {
   const store = SqliteEventStore.open(file!, { durability });
-  process.stdout.write("ready\n");
+  writeSync(1, "ready\n");
   for (let n = 0; ; n++) {
     const size = 1 + (n % 4);
     const events = Array.from({ length: size }, (_, j) => ({
@@ -27,14 +28,16 @@ async function crash(prefix: string, durability: "full" | "normal"): Promise<voi
     }));
     const result = await store.append("crash", events, "any");
     if (!result.ok) throw new Error(`batch ${n} refused: ${JSON.stringify(result.error)}`);
-    process.stdout.write(`ack ${n}\n`);
+    // Written synchronously: a queued write would be lost with the process, and the test
+    // would see a batch stored two past the last acknowledgement it read.
+    writeSync(1, `ack ${n}\n`);
   }
 }
 
 /** Races the other workers for every version 0..versions-1 of one stream with exact versions. */
 async function contend(worker: string, versions: number): Promise<void> {
   const store = SqliteEventStore.open(file!, { durability: "normal", busyTimeoutMs: 20_000 });
-  process.stdout.write("ready\n");
+  writeSync(1, "ready\n");
   await new Promise((resolve) => process.stdin.once("data", resolve));
   const outcomes: string[] = [];
   for (let k = 0; k < versions; k++) {
@@ -52,7 +55,7 @@ async function contend(worker: string, versions: number): Promise<void> {
     }
   }
   await store.close();
-  process.stdout.write(`${JSON.stringify({ worker, outcomes })}\n`);
+  writeSync(1, `${JSON.stringify({ worker, outcomes })}\n`);
   process.stdin.destroy();
 }
 

@@ -225,6 +225,11 @@ describe("append input the SQLite file could not keep exactly", () => {
       ok: false,
       error: { code: "INVALID_EVENT", path: "streamId" },
     });
+    // NUL too, as in the PostgreSQL store, so an exported session imports into either.
+    expect(await store.append("s", [{ ...event!, eventId: "a\u0000b" }])).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_EVENT", path: "eventId" },
+    });
     expect(await store.readAll()).toEqual([]);
   });
 

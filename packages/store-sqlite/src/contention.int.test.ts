@@ -1,7 +1,10 @@
+import { fileURLToPath } from "node:url";
+import { exited, lines, spawnWorker } from "@toolledger/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "./_tempDir.test-helpers.js";
-import { exited, lines, spawnWorker } from "./_worker.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
+
+const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
 
 const WORKERS = 4;
 const VERSIONS = 40;
@@ -14,7 +17,7 @@ describe("contention: several processes append to one stream with exact versions
     const file = dir.file("race.db");
     // Not created first: the workers also race to create and migrate the file.
     const children = Array.from({ length: WORKERS }, (_, i) =>
-      spawnWorker(["contend", file, String(i), String(VERSIONS)]),
+      spawnWorker(WORKER, ["contend", file, String(i), String(VERSIONS)]),
     );
     const reports: { worker: string; outcomes: string[] }[] = [];
     const ready: Promise<void>[] = [];
@@ -30,7 +33,17 @@ describe("contention: several processes append to one stream with exact versions
         else reports.push(JSON.parse(line) as { worker: string; outcomes: string[] });
       });
     });
-    await Promise.all(ready);
+    // A worker that dies before "ready" (it could not open the file) fails the test with its stderr.
+    await Promise.race([
+      Promise.all(ready),
+      ...children.map((child, i) =>
+        exited(child).then((e) => {
+          throw new Error(
+            `worker ${i} exited before ready: ${JSON.stringify(e)}\n${outputs[i]!.stderr()}`,
+          );
+        }),
+      ),
+    ]);
     for (const child of children) child.stdin!.write("go\n");
     const exits = await Promise.all(children.map(exited));
     expect(exits, outputs.map((o) => o.stderr()).join("\n")).toEqual(

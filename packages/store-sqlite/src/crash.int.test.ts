@@ -1,8 +1,11 @@
+import { fileURLToPath } from "node:url";
+import { exited, lines, spawnWorker } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "./_tempDir.test-helpers.js";
-import { exited, lines, spawnWorker } from "./_worker.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
+
+const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
 
 const ROUNDS = 5;
 
@@ -16,7 +19,12 @@ describe("crash: a writer killed with SIGKILL at random moments", () => {
     for (let round = 0; round < ROUNDS; round++) {
       const prefix = `r${round}`;
       // Both settings promise to survive a killed process (README, Durability).
-      const child = spawnWorker(["crash", file, prefix, round % 2 === 0 ? "full" : "normal"]);
+      const child = spawnWorker(WORKER, [
+        "crash",
+        file,
+        prefix,
+        round % 2 === 0 ? "full" : "normal",
+      ]);
       let acks = -1;
       let markReady: () => void = () => {};
       const ready = new Promise<void>((resolve) => {

@@ -1,16 +1,29 @@
-export type { LoadedState } from "./_loadState.js";
-export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
+// The audit and the subscription loop are store-independent (in the core since the PostgreSQL
+// store); re-exported so code written against this package keeps working.
 export {
   type AuditPoint,
   auditEnables,
+  ENABLE_AUDIT_CSV_COLUMNS,
   type EnableAudit,
   type EnableAuditFilter,
   type EnableAuditRecord,
   type EnableOutcome,
   type EndedBy,
+  formatEnableAuditCsv,
   type OrphanResponse,
-} from "./auditEnables.js";
-export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
+  type SubscribeOptions,
+  subscribe,
+} from "@toolledger/core";
+export type { LoadedState } from "./_loadState.js";
+export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
+export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
+export {
+  readMaintenanceLog,
+  type ScrubOptions,
+  type ScrubRedactor,
+  type ScrubReport,
+  scrubStore,
+} from "./scrubStore.js";
 export {
   type Durability,
   openSqliteEventStore,
@@ -19,4 +32,3 @@ export {
   type SqliteEventStoreOptions,
   type StoreSettings,
 } from "./sqliteEventStore.js";
-export { type SubscribeOptions, subscribe } from "./subscribe.js";

@@ -4,10 +4,10 @@ import {
   replay,
   type ToolledgerEventInput,
 } from "@toolledger/core";
+import { ev, withIds } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ev, withIds } from "./_events.test-helpers.js";
 import { tempDir } from "./_tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 

@@ -2,25 +2,33 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   type AppendResult,
-  decodeEvent,
+  auditEnables,
+  type EnableAudit,
+  type EnableAuditFilter,
   EVENT_SCHEMA_VERSION,
   type EventStore,
   EventStoreError,
   type EventToAppend,
   type ExpectedVersion,
+  invalidEvent,
+  isStorableId,
+  matchesExpectedVersion,
   REDUCER_VERSION,
   type ReadAllOptions,
   type ReadStreamOptions,
+  type SerializedBatch,
   type StateOptions,
   type StoredEvent,
+  type SubscribeOptions,
+  serializeBatch,
+  subscribe,
 } from "@toolledger/core";
 import Database from "better-sqlite3";
 import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
 import { type LoadedState, loadStateFromRows } from "./_loadState.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
 import { toStoreError } from "./_storeError.js";
-import { auditEnables, type EnableAudit, type EnableAuditFilter } from "./auditEnables.js";
-import { type SubscribeOptions, subscribe } from "./subscribe.js";
+import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
 
 /**
  * `"full"` (default): `synchronous=FULL`, an acknowledged append survives a power loss.
@@ -36,6 +44,12 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /** Supplies `recordedAt` (E2: the clock is the store's, not the reducer's). */
   now?: () => Date;
+  /**
+   * Check the file before writing (`checkStoreFile`): a damaged file is refused with
+   * STORE_CORRUPT and nothing is written; a clean close stamps the file so the next writer
+   * need not read every page again. For writers (a serve, an import); readers skip it.
+   */
+  verify?: boolean;
 }
 
 /** What `settings()` reports. */
@@ -80,21 +94,8 @@ interface Prepared {
   rollback: Database.Statement;
 }
 
-/** In unicode mode a surrogate matches only when unpaired (paired ones form one code point). */
-const LONE_SURROGATE = /\p{Surrogate}/u;
-
 /** Rows per multi-row INSERT statement (8 parameters each, well under SQLite's limit). */
 const INSERT_CHUNK = 16;
-
-/** A batch ready to insert: validated, serialized, in append order. */
-interface PreparedBatch {
-  ids: string[];
-  types: string[];
-  data: string[];
-  metadata: string[];
-  /** Whether an event id appears twice in the batch (reported after the version check). */
-  repeatedId: string | null;
-}
 
 /**
  * The EventStore on one SQLite file (better-sqlite3, WAL). One stream per session; every
@@ -103,10 +104,16 @@ interface PreparedBatch {
 export class SqliteEventStore implements EventStore {
   /** The database file. */
   readonly file: string;
+  /** Where the store is, for messages (the file; the PostgreSQL store gives its server and schema). */
+  get location(): string {
+    return this.file;
+  }
   readonly #db: Database.Database;
   readonly #now: () => Date;
   readonly #s: Prepared;
   #closed = false;
+  /** Opened by a verifying writer: a clean close records the file as checked. */
+  #stampOnClose = false;
 
   private constructor(file: string, db: Database.Database, now: () => Date) {
     this.file = file;
@@ -152,6 +159,18 @@ export class SqliteEventStore implements EventStore {
         `${file}: cannot open the event store: the directory ${dirname(file)} does not exist; create it first`,
       );
     }
+    const verify = options.verify === true && file !== ":memory:" && file !== "";
+    if (verify) {
+      const check = checkStoreFile(file);
+      if (!check.ok) {
+        const shown = check.problems.slice(0, 3).join("; ");
+        const more = check.problems.length > 3 ? ` (and ${check.problems.length - 3} more)` : "";
+        throw new EventStoreError(
+          "STORE_CORRUPT",
+          `${file} is damaged: ${shown}${more}; nothing was written to it (PRAGMA quick_check, ${check.ms} ms)`,
+        );
+      }
+    }
     let db: Database.Database | undefined;
     try {
       db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
@@ -159,7 +178,9 @@ export class SqliteEventStore implements EventStore {
       db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
       migrate(db, file);
       dropStaleSnapshots(db);
-      return new SqliteEventStore(file, db, options.now ?? (() => new Date()));
+      const store = new SqliteEventStore(file, db, options.now ?? (() => new Date()));
+      store.#stampOnClose = verify;
+      return store;
     } catch (error) {
       db?.close();
       throw toStoreError(error, file, "opening the event store");
@@ -172,14 +193,14 @@ export class SqliteEventStore implements EventStore {
     expected: ExpectedVersion = "any",
   ): Promise<AppendResult> {
     this.#assertOpen();
-    if (LONE_SURROGATE.test(streamId)) {
-      return invalid(
+    if (!isStorableId(streamId)) {
+      return invalidEvent(
         0,
         "streamId",
-        `the stream id ${JSON.stringify(streamId)} is not a well-formed string`,
+        `the stream id ${JSON.stringify(streamId)} is not a well-formed string without NUL characters`,
       );
     }
-    const batch = prepareBatch(events);
+    const batch = serializeBatch(events);
     if (!("ids" in batch)) return batch;
     try {
       return this.#appendPrepared(streamId, batch, expected);
@@ -192,12 +213,19 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  #appendPrepared(streamId: string, batch: PreparedBatch, expected: ExpectedVersion): AppendResult {
+  #appendPrepared(
+    streamId: string,
+    batch: SerializedBatch,
+    expected: ExpectedVersion,
+  ): AppendResult {
     const s = this.#s;
     s.begin.run();
     try {
       const actual = s.streamVersion.get(streamId) ?? 0;
-      const plain = batch.ids.length > 0 && batch.repeatedId === null && matches(expected, actual);
+      const plain =
+        batch.ids.length > 0 &&
+        batch.repeatedId === null &&
+        matchesExpectedVersion(expected, actual);
       // The common case inserts at once; a stored id then shows up as a unique violation.
       let result = plain ? null : this.#decide(streamId, batch, expected, actual);
       if (result === null) {
@@ -220,7 +248,7 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  #insert(streamId: string, batch: PreparedBatch, actual: number): AppendResult {
+  #insert(streamId: string, batch: SerializedBatch, actual: number): AppendResult {
     const recordedAt = this.#now().toISOString();
     const n = batch.ids.length;
     let first = 0;
@@ -276,13 +304,13 @@ export class SqliteEventStore implements EventStore {
    */
   #decide(
     streamId: string,
-    batch: PreparedBatch,
+    batch: SerializedBatch,
     expected: ExpectedVersion,
     actual: number,
   ): AppendResult | null {
     const retried = this.#checkRetry(streamId, batch);
     if (retried) return retried;
-    if (!matches(expected, actual)) {
+    if (!matchesExpectedVersion(expected, actual)) {
       return { ok: false, error: { code: "VERSION_CONFLICT", streamId, expected, actual } };
     }
     if (batch.ids.length === 0) {
@@ -312,7 +340,7 @@ export class SqliteEventStore implements EventStore {
    * positions in batch order) returns the original result; an id reused otherwise is
    * DUPLICATE_EVENT. Null for a fresh batch.
    */
-  #checkRetry(streamId: string, batch: PreparedBatch): AppendResult | null {
+  #checkRetry(streamId: string, batch: SerializedBatch): AppendResult | null {
     const found: { stream_position: number; global_position: number }[] = [];
     let firstFound: string | null = null;
     for (let i = 0; i < batch.ids.length; i++) {
@@ -530,6 +558,7 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       throw toStoreError(error, this.file, "closing the event store");
     }
+    if (this.#stampOnClose) stampStoreFile(this.file);
   }
 
   #rows<P extends unknown[]>(
@@ -566,83 +595,8 @@ export function openSqliteEventStore(
   return SqliteEventStore.open(file, options);
 }
 
-/** Validates every event with the core's schemas and serializes it, before anything is written. */
-function prepareBatch(events: readonly EventToAppend[]): PreparedBatch | AppendResult {
-  const n = events.length;
-  const batch: PreparedBatch = {
-    ids: new Array<string>(n),
-    types: new Array<string>(n),
-    data: new Array<string>(n),
-    metadata: new Array<string>(n),
-    repeatedId: null,
-  };
-  const seen = n > 1 ? new Set<string>() : null;
-  for (let index = 0; index < n; index++) {
-    const e = events[index]!;
-    const result = decodeEvent(e.event);
-    if (!result.ok) {
-      return invalid(
-        index,
-        result.error.path,
-        `event ${index} (${e.eventId}): ${result.error.message}`,
-      );
-    }
-    let metadata = "{}";
-    if (e.metadata !== undefined) {
-      const m = e.metadata as unknown;
-      if (typeof m !== "object" || m === null || Array.isArray(m)) {
-        return invalid(
-          index,
-          "metadata",
-          `event ${index} (${e.eventId}): metadata must be a JSON object`,
-        );
-      }
-      try {
-        metadata = JSON.stringify(m);
-      } catch (error) {
-        return invalid(
-          index,
-          "metadata",
-          `event ${index} (${e.eventId}): metadata is not JSON: ${String(error)}`,
-        );
-      }
-    }
-    // SQLite stores text as UTF-8: a lone surrogate would come back changed and break retries.
-    if (typeof e.eventId !== "string" || LONE_SURROGATE.test(e.eventId)) {
-      return invalid(index, "eventId", `event ${index}: the event id must be a well-formed string`);
-    }
-    let data: string;
-    try {
-      data = JSON.stringify(result.event);
-    } catch (error) {
-      return invalid(index, "", `event ${index} (${e.eventId}): not JSON: ${String(error)}`);
-    }
-    batch.ids[index] = e.eventId;
-    batch.types[index] = result.event.type;
-    batch.data[index] = data;
-    batch.metadata[index] = metadata;
-    if (seen) {
-      if (seen.has(e.eventId)) batch.repeatedId ??= e.eventId;
-      seen.add(e.eventId);
-    }
-  }
-  return batch;
-}
-
-function invalid(index: number, path: string, message: string): AppendResult {
-  return { ok: false, error: { code: "INVALID_EVENT", index, path, message } };
-}
-
 function duplicate(eventId: string, message: string): AppendResult {
   return { ok: false, error: { code: "DUPLICATE_EVENT", eventId, message } };
-}
-
-/** Whether a stream at `actual` satisfies `expected`. */
-function matches(expected: ExpectedVersion, actual: number): boolean {
-  if (expected === "any") return true;
-  if (expected === "no_stream") return actual === 0;
-  if (expected === "stream_exists") return actual > 0;
-  return expected === actual;
 }
 
 function isEventIdConflict(error: unknown): boolean {

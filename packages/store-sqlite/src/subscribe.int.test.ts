@@ -1,8 +1,8 @@
+import { subscribe } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "./_tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
-import { subscribe } from "./subscribe.js";
 
 describe("subscribe: a polling follower on another connection", () => {
   let dir: ReturnType<typeof tempDir>;

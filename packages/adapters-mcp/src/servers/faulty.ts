@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Test server for faults: `crash` exits, `freeze` blocks the event loop for good, `slow`
 // sleeps (and counts cancellations). Flags: `--hang-list` never answers tools/list,
-// `--malformed` adds a tool without inputSchema, `--crash-on-start` dies before serving.
+// `--malformed` adds a tool without inputSchema, `--crash-on-start` dies before serving,
+// `--stay-down <file>`: after `crash`, every later start dies too (a server that stays down
+// through restarts).
+import { existsSync, writeFileSync } from "node:fs";
 import {
   type Extra,
+  flag,
   hasFlag,
   objectSchema,
   type RawTool,
@@ -13,6 +17,12 @@ import {
   toolServer,
   unknownTool,
 } from "./_serve.js";
+
+const stayDown = hasFlag("stay-down") ? flag("stay-down", "") : "";
+if (stayDown !== "" && existsSync(stayDown)) {
+  process.stderr.write("faulty: refusing to start (it crashed before)\n");
+  process.exit(5);
+}
 
 if (hasFlag("crash-on-start")) {
   // Prints its token, as careless servers do: the adapter must redact it.
@@ -56,6 +66,7 @@ await serveStdio(
         case "ok":
           return text("ok");
         case "crash":
+          if (stayDown !== "") writeFileSync(stayDown, "down");
           process.stderr.write("faulty: crashing on request\n");
           process.exit(3);
           break;

@@ -4,6 +4,19 @@ import { type Browser, chromium, type Page } from "playwright-core";
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), or $CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/**
+ * Why the browser tests cannot run here (no Chromium), or null. Under CI that is an error
+ * (CI must run them for real: `.ci/run` installs Chromium); elsewhere they are reported
+ * skipped with this one-line reason, never silently passed.
+ */
+export function chromiumSkipReason(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const reason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  if (process.env.CI) throw new Error(`browser tests cannot run under CI: ${reason}`);
+  console.warn(`browser tests skipped: ${reason}`);
+  return reason;
+}
+
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(

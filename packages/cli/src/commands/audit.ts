@@ -3,16 +3,14 @@ import {
   type CallAuditRecord,
   type CallOutcome,
   CallOutcomeSchema,
+  type EnableAuditFilter,
+  type EnableAuditRecord,
   type EventStore,
   formatCallAuditCsv,
+  formatEnableAuditCsv,
   readWholeStream,
   type StoredEvent,
 } from "@toolledger/core";
-import {
-  type EnableAuditFilter,
-  type EnableAuditRecord,
-  formatEnableAuditCsv,
-} from "@toolledger/store-sqlite";
 import { usageError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -46,7 +44,7 @@ export async function auditCommand(args: readonly string[], deps: Deps): Promise
   if (until !== undefined) filter.to = parseTime(until, "until", deps.now());
 
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     if (session !== undefined && (await store.streamVersion(session)) === 0)
       throw await sessionNotFound(store, session);

@@ -62,7 +62,7 @@ export async function demoCommand(args: readonly string[], deps: Deps): Promise<
     );
   }
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "write");
+  const store = await openStore(location, "write");
   let sessionId = "";
   let host: ToolledgerHost | undefined;
   let gateway: HttpGateway | undefined;

@@ -65,7 +65,7 @@ async function latestSession(
   deps: Deps,
 ): Promise<{ id: string; startedAt: string | undefined; db: string }> {
   const location = resolveDatabasePath(dbFlag, deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     const sessions = await store.listSessions();
     for (let i = sessions.length - 1; i >= 0; i--) {

@@ -19,7 +19,7 @@ export async function exportCommand(args: readonly string[], deps: Deps): Promis
   }
   const session = parsed.positionals[0]!;
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   let text = "";
   let count = 0;
   try {

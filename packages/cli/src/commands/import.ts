@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
 import { type EventToAppend, readWholeStream } from "@toolledger/core";
-import type { SqliteEventStore } from "@toolledger/store-sqlite";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -8,7 +7,7 @@ import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import type { LogEntry } from "../logEntry.js";
 import { newEventId, newSessionId } from "../newIds.js";
-import { openStore } from "../openStore.js";
+import { openStore, type SessionStore } from "../openStore.js";
 import { createOutput } from "../output.js";
 import { parseJsonl, readJsonl } from "../readJsonl.js";
 import { importSpec } from "./importSpec.js";
@@ -45,7 +44,7 @@ export async function importCommand(args: readonly string[], deps: Deps): Promis
     );
   }
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "write");
+  const store = await openStore(location, "write");
   let imports: StreamImport[];
   let session: string;
   try {
@@ -106,7 +105,7 @@ export async function importCommand(args: readonly string[], deps: Deps): Promis
 
 /** One stream of the file against what the target store already holds of it. */
 async function planStream(
-  store: SqliteEventStore,
+  store: SessionStore,
   streamId: string,
   entries: LogEntry[],
   file: string,
@@ -132,7 +131,7 @@ async function planStream(
 }
 
 async function planStreams(
-  store: SqliteEventStore,
+  store: SessionStore,
   entries: LogEntry[],
   file: string,
 ): Promise<StreamImport[]> {
@@ -152,7 +151,7 @@ async function planStreams(
 
 /** Appends what is missing stream by stream, in the file's global order, so the merged fold stays the same. */
 async function appendInGlobalOrder(
-  store: SqliteEventStore,
+  store: SessionStore,
   plans: StreamImport[],
   file: string,
   db: string,

@@ -31,7 +31,7 @@ async function lifecycle(
   }
   const id = parsed.positionals[0]!;
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "write");
+  const store = await openStore(location, "write");
   try {
     const { before, version } = await appendToConversation(store, id, { type }, deps.now);
     const info = before.conversation!;

@@ -69,10 +69,12 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       "serve",
     );
   }
+  const maxMessageMb = integerOption(parsed, "max-message-mb", "serve", 1);
+  const maxMessageBytes = maxMessageMb === undefined ? undefined : maxMessageMb * 1024 * 1024;
   const view = booleanOption(parsed, "view");
   if (view && port === undefined)
     throw usageError("serve: --view serves pages over HTTP; give --http <port> too", "serve");
-  const store = openStore(location, "write");
+  const store = await openStore(location, "write");
   let gateway: Gateway | undefined;
   let started: StartedHost | undefined;
   try {
@@ -82,6 +84,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       version: deps.version,
       env: deps.env,
       ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
+      ...(maxMessageBytes ? { maxMessageBytes } : {}),
     });
     const { host } = started;
     // Fast servers make the first list; slow ones join later with tools/list_changed. The
@@ -107,9 +110,18 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         );
       } else o.note(`toolledger: conversation ${c.id} closed`);
     };
-    const stopped = waitForStop(deps, port === undefined ? deps.stdio.input : undefined);
+    let clientGone: () => void = () => {};
+    const stopped = waitForStop(
+      deps,
+      port === undefined ? deps.stdio.input : undefined,
+      new Promise<void>((resolve) => {
+        clientGone = resolve;
+      }),
+    );
     if (port === undefined) {
       gateway = await serveGatewayStdio(host, {
+        ...(maxMessageBytes ? { maxMessageBytes } : {}),
+        onClose: () => clientGone(),
         name: "toolledger",
         version: deps.version,
         stdin: deps.stdio.input as Readable,
@@ -238,12 +250,17 @@ async function firstStarts(host: ToolledgerHost, ms: number, signal: AbortSignal
   clearTimeout(timer);
 }
 
-/** Resolves when the client closes stdin (stdio mode) or the user interrupts. */
-function waitForStop(deps: Deps, input: NodeJS.ReadableStream | undefined): Promise<string> {
+/** Resolves when the client closes stdin or its stream ends (stdio mode), or the user interrupts. */
+function waitForStop(
+  deps: Deps,
+  input: NodeJS.ReadableStream | undefined,
+  clientGone: Promise<void>,
+): Promise<string> {
   return new Promise((resolve) => {
     if (deps.signal.aborted) return resolve("interrupted");
     deps.signal.addEventListener("abort", () => resolve("interrupted"), { once: true });
     input?.once("end", () => resolve("input closed"));
     input?.once("close", () => resolve("input closed"));
+    void clientGone.then(() => resolve("input closed"));
   });
 }

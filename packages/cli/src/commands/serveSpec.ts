@@ -73,6 +73,13 @@ export const serveSpec: CommandSpec = {
       description:
         "record tool call arguments and results (truncated to 4 KiB, config secrets redacted, credential-looking keys masked); off by default",
     },
+    {
+      name: "max-message-mb",
+      type: "string",
+      value: "<MiB>",
+      description:
+        "largest JSON-RPC message read over stdio, from the client and from each server (default 64); a larger request is answered with an error, a larger reply fails its call, and serving goes on",
+    },
     DB_OPTION,
   ],
   examples: [

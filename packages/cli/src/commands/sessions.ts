@@ -1,11 +1,10 @@
 import { type EventStore, evolve, initialState, readWholeStream } from "@toolledger/core";
-import type { SessionSummary } from "@toolledger/store-sqlite";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
+import { openStore, type SessionSummary } from "../openStore.js";
 import { createOutput, shortTime } from "../output.js";
 import { sessionsSpec } from "./sessionsSpec.js";
 
@@ -41,7 +40,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
     return EXIT.ok;
   }
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  const store = openStore(location, "read");
+  const store = await openStore(location, "read");
   try {
     const all = booleanOption(parsed, "all");
     const rows: SessionRow[] = [];

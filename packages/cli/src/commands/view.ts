@@ -35,7 +35,12 @@ export async function viewCommand(args: readonly string[], deps: Deps): Promise<
     out !== undefined
       ? resolve(deps.cwd, out)
       : join(
-          log.db !== undefined ? dirname(log.db) : dirname(resolve(deps.cwd, source)),
+          // Beside the SQLite file or the JSONL log; for a session on a server, here.
+          log.dbFile !== undefined
+            ? dirname(log.dbFile)
+            : log.db !== undefined
+              ? deps.cwd
+              : dirname(resolve(deps.cwd, source)),
           `${title.replace(/[^A-Za-z0-9._-]/g, "_")}.html`,
         );
   mkdirSync(dirname(file), { recursive: true });

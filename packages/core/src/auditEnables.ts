@@ -1,11 +1,7 @@
-import {
-  CONVERSATION_EVENT_TYPES,
-  type EnableError,
-  evolve,
-  initialState,
-  type State,
-  type StoredEvent,
-} from "@toolledger/core";
+import type { StoredEvent } from "./eventStore.js";
+import { CONVERSATION_EVENT_TYPES, type EnableError } from "./events.js";
+import { evolve } from "./evolve.js";
+import { initialState, type State } from "./state.js";
 
 /** Where and when something happened in a session's log. */
 export interface AuditPoint {
@@ -95,6 +91,26 @@ export function auditEnables(
   events: Iterable<StoredEvent>,
   filter: EnableAuditFilter = {},
 ): EnableAudit {
+  const audit = enableAuditBuilder(filter);
+  for (const stored of events) audit.add(stored);
+  return audit.finish();
+}
+
+/** `auditEnables` over events read a page at a time (a database cursor). */
+export async function auditEnablesAsync(
+  events: AsyncIterable<StoredEvent>,
+  filter: EnableAuditFilter = {},
+): Promise<EnableAudit> {
+  const audit = enableAuditBuilder(filter);
+  for await (const stored of events) audit.add(stored);
+  return audit.finish();
+}
+
+/** The audit, fed one stored event at a time in log order. */
+function enableAuditBuilder(filter: EnableAuditFilter): {
+  add(stored: StoredEvent): void;
+  finish(): EnableAudit;
+} {
   const range = {
     from: filter.from === undefined ? null : toMillis(filter.from, "from"),
     to: filter.to === undefined ? null : toMillis(filter.to, "to"),
@@ -102,10 +118,10 @@ export function auditEnables(
   const sessions = new Map<string, SessionPairing>();
   const requests: EnableAuditRecord[] = [];
   const orphanResponses: OrphanResponse[] = [];
-  for (const stored of events) {
-    if (filter.sessionId !== undefined && stored.streamId !== filter.sessionId) continue;
+  const add = (stored: StoredEvent): void => {
+    if (filter.sessionId !== undefined && stored.streamId !== filter.sessionId) return;
     const e = stored.event;
-    if (!CONVERSATION_EVENT_TYPES.has(e.type)) continue;
+    if (!CONVERSATION_EVENT_TYPES.has(e.type)) return;
     let s = sessions.get(stored.streamId);
     if (!s) {
       s = { state: initialState(), pending: new Map(), holders: new Map() };
@@ -171,27 +187,30 @@ export function auditEnables(
       requests.push(record);
       s.pending.set(p.callId, [record]);
     }
-  }
-  for (const s of sessions.values()) {
-    for (const [name, holders] of s.holders) for (const r of holders) r.stillEnabled.push(name);
-  }
-  for (const r of requests) {
-    if (r.stillEnabled.length > 1) {
-      const order = new Map(r.names.map((n, i) => [n, i] as const));
-      r.stillEnabled.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    }
-  }
-  return {
-    requests: requests.filter(
-      (r) =>
-        (filter.toolName === undefined || r.names.includes(filter.toolName)) &&
-        inRange(r.requested, range),
-    ),
-    orphanResponses:
-      filter.toolName === undefined
-        ? orphanResponses.filter((o) => inRange(o.responded, range))
-        : [],
   };
+  const finish = (): EnableAudit => {
+    for (const s of sessions.values()) {
+      for (const [name, holders] of s.holders) for (const r of holders) r.stillEnabled.push(name);
+    }
+    for (const r of requests) {
+      if (r.stillEnabled.length > 1) {
+        const order = new Map(r.names.map((n, i) => [n, i] as const));
+        r.stillEnabled.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      }
+    }
+    return {
+      requests: requests.filter(
+        (r) =>
+          (filter.toolName === undefined || r.names.includes(filter.toolName)) &&
+          inRange(r.requested, range),
+      ),
+      orphanResponses:
+        filter.toolName === undefined
+          ? orphanResponses.filter((o) => inRange(o.responded, range))
+          : [],
+    };
+  };
+  return { add, finish };
 }
 
 /** A name is held by the merged records that asked for it (all of them if none did: D7 carried names). */

@@ -1,13 +1,11 @@
-import {
-  decodeEventOrThrow,
-  replay,
-  type StoredEvent,
-  type ToolledgerEventInput,
-} from "@toolledger/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ev } from "./_events.test-helpers.js";
+import { ev } from "../testing/events.js";
 import { auditEnables } from "./auditEnables.js";
+import { decodeEventOrThrow } from "./decodeEvent.js";
+import type { StoredEvent } from "./eventStore.js";
+import type { ToolledgerEventInput } from "./events.js";
+import { replay } from "./replay.js";
 
 /** Stored events of one stream, positioned as a store would. */
 function stored(events: ToolledgerEventInput[], streamId = "s"): StoredEvent[] {

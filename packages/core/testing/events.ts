@@ -1,4 +1,5 @@
-import type { EnableError, EventToAppend, ToolledgerEventInput } from "@toolledger/core";
+import type { EventToAppend } from "../src/eventStore.js";
+import type { EnableError, ToolledgerEventInput } from "../src/events.js";
 
 /** Event builders for the store's tests (E1 inputs, as an appender writes them). */
 export const ev = {

@@ -1,0 +1,482 @@
+import {
+  type AppendResult,
+  auditEnablesAsync,
+  type EnableAudit,
+  type EnableAuditFilter,
+  EVENT_SCHEMA_VERSION,
+  type EventStore,
+  EventStoreError,
+  type EventToAppend,
+  type ExpectedVersion,
+  invalidEvent,
+  isStorableId,
+  REDUCER_VERSION,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type StateOptions,
+  type StoredEvent,
+  type SubscribeOptions,
+  serializeBatch,
+  subscribe,
+} from "@toolledger/core";
+import { AppendNotifications } from "./_appendNotifications.js";
+import { type Connection, connect } from "./_connection.js";
+import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
+import { type LoadedState, loadStateFromRows } from "./_loadState.js";
+import { migrate } from "./_migrate.js";
+import { CONVERSATION_TYPES_SQL, channelOf, quoteIdent, SCHEMA_NAME } from "./_schema.js";
+import { type StoreLocation, storeError, toStoreError } from "./_storeError.js";
+import { connectionSecrets, redactConnectionString } from "./redactConnectionString.js";
+
+/**
+ * `"full"` (default): `synchronous_commit=on`, an acknowledged append is on the server's disk.
+ * `"normal"`: `synchronous_commit=off`, it survives a crash of any client, but a crash of the
+ * server may lose the last commits (never a partial batch, never reordered).
+ */
+export type Durability = "full" | "normal";
+
+export interface PostgresEventStoreOptions {
+  /** The schema that holds the store's tables. Default: the URL's `schema` parameter, else `"toolledger"`. */
+  schema?: string;
+  /** Create the schema and tables when missing (default). `false`: STORE_NOT_FOUND instead. */
+  create?: boolean;
+  /** Default `"full"`. */
+  durability?: Durability;
+  /** How long an append waits for the log's head lock before `STORE_BUSY`. Default 5000 ms. */
+  lockTimeoutMs?: number;
+  /** Connections in the pool. Default 4. */
+  poolSize?: number;
+  /** How long to wait for the server when connecting. Default 10,000 ms. */
+  connectTimeoutMs?: number;
+  /** Supplies `recordedAt`; default: the server's clock (one clock for every host). */
+  now?: () => Date;
+}
+
+/** One stream (session) of the store, as listed by `listSessions`. */
+export interface SessionSummary {
+  sessionId: string;
+  eventCount: number;
+  firstGlobalPosition: number;
+  lastGlobalPosition: number;
+  /** When the store recorded the first and the last event (ISO-8601). */
+  firstRecordedAt: string;
+  lastRecordedAt: string;
+}
+
+interface AppendRow {
+  outcome: "ok" | "conflict" | "duplicate";
+  next_expected: number | null;
+  first_global: number | null;
+  last_global: number | null;
+  actual: number | null;
+  event_id: string | null;
+  message: string | null;
+}
+
+/** Rows per page when a method reads more than one page (audit, listing). */
+const PAGE = 5000;
+
+/**
+ * The EventStore on PostgreSQL: many processes on many hosts append to one log. Global
+ * positions are assigned under one row lock held until commit, so they become visible in
+ * order and a reader that polls "after N" never skips an event; subscriptions wake on
+ * LISTEN/NOTIFY and read the table. Semantics identical to the in-memory and SQLite stores.
+ */
+export class PostgresEventStore implements EventStore {
+  /** The server (password redacted) and schema, for messages. */
+  readonly location: string;
+  readonly schema: string;
+  readonly #where: StoreLocation;
+  readonly #connection: Connection;
+  readonly #now: (() => Date) | undefined;
+  readonly #sql: ReturnType<typeof statements>;
+  readonly #notifications: AppendNotifications;
+  #closed = false;
+
+  private constructor(
+    where: StoreLocation,
+    schema: string,
+    connection: Connection,
+    now: (() => Date) | undefined,
+  ) {
+    this.location = where.label;
+    this.schema = schema;
+    this.#where = where;
+    this.#connection = connection;
+    this.#now = now;
+    this.#sql = statements(schema);
+    this.#notifications = new AppendNotifications(connection, channelOf(schema));
+  }
+
+  /**
+   * Connects and migrates the schema in one transaction (creating it unless `create: false`).
+   * Throws EventStoreError: STORE_UNAVAILABLE, STORE_NOT_FOUND, NOT_A_DATABASE,
+   * SCHEMA_TOO_NEW or IO_ERROR, naming the server without its password.
+   */
+  static async open(
+    url: string,
+    options: PostgresEventStoreOptions = {},
+  ): Promise<PostgresEventStore> {
+    const { url: serverUrl, schema: fromUrl } = splitSchemaParam(url);
+    const schema = options.schema ?? fromUrl ?? "toolledger";
+    const label = `${redactConnectionString(serverUrl)} (schema ${schema})`;
+    const where: StoreLocation = { label, secrets: connectionSecrets(url) };
+    if (!SCHEMA_NAME.test(schema)) {
+      throw new EventStoreError(
+        "IO_ERROR",
+        `${label}: the schema name must be a plain identifier of at most 52 characters (letters, digits, _)`,
+      );
+    }
+    const connection = connect({
+      url: serverUrl,
+      max: Math.max(1, options.poolSize ?? 4),
+      lockTimeoutMs: options.lockTimeoutMs ?? 5000,
+      synchronousCommit: options.durability !== "normal",
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    });
+    try {
+      await migrate(connection, schema, where, options.create ?? true);
+    } catch (error) {
+      await connection.end().catch(() => {});
+      throw toStoreError(error, where, "opening the event store");
+    }
+    return new PostgresEventStore(where, schema, connection, options.now);
+  }
+
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedVersion = "any",
+  ): Promise<AppendResult> {
+    this.#assertOpen();
+    if (!isStorableId(streamId)) {
+      return invalidEvent(
+        0,
+        "streamId",
+        `the stream id ${JSON.stringify(streamId)} is not a well-formed string without NUL characters`,
+      );
+    }
+    const batch = serializeBatch(events);
+    if (!("ids" in batch)) return batch;
+    let row: AppendRow | undefined;
+    try {
+      [row] = await this.#connection.query<AppendRow>(
+        this.#sql.append,
+        [
+          streamId,
+          expectedText(expected),
+          batch.ids,
+          batch.types,
+          batch.data,
+          batch.metadata,
+          EVENT_SCHEMA_VERSION,
+          batch.repeatedId,
+          this.#now ? this.#now().toISOString() : null,
+        ],
+        "toolledger_append",
+      );
+    } catch (error) {
+      throw toStoreError(
+        error,
+        this.#where,
+        `appending ${events.length} event(s) to ${JSON.stringify(streamId)}`,
+      );
+    }
+    if (!row) throw storeError("STORE_CORRUPT", this.#where, "append_events returned no row");
+    if (row.outcome === "ok") {
+      return {
+        ok: true,
+        nextExpectedVersion: row.next_expected!,
+        firstGlobalPosition: row.first_global!,
+        lastGlobalPosition: row.last_global!,
+      };
+    }
+    if (row.outcome === "conflict") {
+      return {
+        ok: false,
+        error: { code: "VERSION_CONFLICT", streamId, expected, actual: row.actual! },
+      };
+    }
+    return {
+      ok: false,
+      error: { code: "DUPLICATE_EVENT", eventId: row.event_id!, message: row.message! },
+    };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
+    this.#assertOpen();
+    const from = Math.max(1, options.fromPosition ?? 1);
+    const limit = options.maxCount === undefined ? null : Math.max(0, options.maxCount);
+    return this.#events(
+      this.#sql.readStream,
+      [streamId, from, limit],
+      "toolledger_read_stream",
+      `reading stream ${JSON.stringify(streamId)}`,
+    );
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.#assertOpen();
+    const after = Math.max(0, options.after ?? 0);
+    const limit = Math.max(0, options.limit ?? 1000);
+    return this.#events(
+      this.#sql.readAll,
+      [after, limit],
+      "toolledger_read_all",
+      `reading events after global position ${after}`,
+    );
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    this.#assertOpen();
+    try {
+      const [row] = await this.#connection.query<{ version: number }>(
+        this.#sql.streamVersion,
+        [streamId],
+        "toolledger_stream_version",
+      );
+      return row?.version ?? 0;
+    } catch (error) {
+      throw toStoreError(error, this.#where, `reading the version of ${JSON.stringify(streamId)}`);
+    }
+  }
+
+  /** Every session (stream) with its event count and first/last times, in order of creation. */
+  async listSessions(): Promise<SessionSummary[]> {
+    this.#assertOpen();
+    const s = quoteIdent(this.schema);
+    try {
+      const rows = await this.#connection.query<{
+        stream_id: string;
+        n: number;
+        first_global: number;
+        last_global: number;
+        first_at: string;
+        last_at: string;
+      }>(
+        `SELECT t.stream_id, t.n, f.global_position AS first_global, l.global_position AS last_global,
+                ${isoTime("f.recorded_at")} AS first_at, ${isoTime("l.recorded_at")} AS last_at
+         FROM (SELECT stream_id, max(stream_position) AS n FROM ${s}.events GROUP BY stream_id) AS t
+         JOIN ${s}.events AS f ON f.stream_id = t.stream_id AND f.stream_position = 1
+         JOIN ${s}.events AS l ON l.stream_id = t.stream_id AND l.stream_position = t.n
+         ORDER BY f.global_position`,
+      );
+      return rows.map((r) => ({
+        sessionId: r.stream_id,
+        eventCount: r.n,
+        firstGlobalPosition: r.first_global,
+        lastGlobalPosition: r.last_global,
+        firstRecordedAt: r.first_at,
+        lastRecordedAt: r.last_at,
+      }));
+    } catch (error) {
+      throw toStoreError(error, this.#where, "listing sessions");
+    }
+  }
+
+  /**
+   * The session's state (D7): folded from its snapshot for this reducer version when there is
+   * one, skipping conversation events before the latest `Compacted` event. Equal to replaying
+   * the whole stream.
+   */
+  async loadState(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
+    this.#assertOpen();
+    try {
+      return await this.#connection.transaction(
+        (query) => loadStateFromRows(query, this.schema, this.#where, sessionId, options),
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+      );
+    } catch (error) {
+      throw toStoreError(error, this.#where, `loading the state of ${JSON.stringify(sessionId)}`);
+    }
+  }
+
+  /**
+   * Caches the session's current state as a snapshot keyed by REDUCER_VERSION, so the next
+   * `loadState` folds only what came after. A newer snapshot is never replaced by an older one.
+   */
+  async saveSnapshot(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
+    const loaded = await this.loadState(sessionId, options);
+    if (loaded.version === 0) return loaded;
+    const s = quoteIdent(this.schema);
+    try {
+      await this.#connection.query(
+        `INSERT INTO ${s}.snapshots (stream_id, reducer_version, stream_position, state, created_at)
+         VALUES ($1, $2, $3, $4::json, $5)
+         ON CONFLICT (stream_id, reducer_version) DO UPDATE SET
+           stream_position = excluded.stream_position, state = excluded.state, created_at = excluded.created_at
+         WHERE excluded.stream_position > snapshots.stream_position`,
+        [
+          sessionId,
+          REDUCER_VERSION,
+          loaded.version,
+          JSON.stringify(loaded.state),
+          (this.#now?.() ?? new Date()).toISOString(),
+        ],
+      );
+      return loaded;
+    } catch (error) {
+      throw toStoreError(error, this.#where, `saving a snapshot of ${JSON.stringify(sessionId)}`);
+    }
+  }
+
+  /** The enable history (D6) of one session or all, filtered; see `auditEnables`. */
+  async auditEnables(filter: EnableAuditFilter = {}): Promise<EnableAudit> {
+    this.#assertOpen();
+    const s = quoteIdent(this.schema);
+    const where = `type IN ${CONVERSATION_TYPES_SQL}`;
+    const one = filter.sessionId;
+    const query = this.#connection.query;
+    const location = this.#where;
+    // Pages by position: memory grows with the requests, not with the log. Positions become
+    // visible in order, so pages read outside one transaction still form one prefix of the log.
+    async function* events(): AsyncGenerator<StoredEvent> {
+      let after = 0;
+      for (;;) {
+        const rows =
+          one === undefined
+            ? await query<EventRow>(
+                `SELECT ${EVENT_COLUMNS} FROM ${s}.events WHERE ${where} AND global_position > $1 ORDER BY global_position LIMIT ${PAGE}`,
+                [after],
+              )
+            : await query<EventRow>(
+                `SELECT ${EVENT_COLUMNS} FROM ${s}.events WHERE stream_id = $2 AND ${where} AND stream_position > $1 ORDER BY stream_position LIMIT ${PAGE}`,
+                [after, one],
+              );
+        for (const row of rows) yield eventFromRow(row, location);
+        if (rows.length < PAGE) return;
+        const last = rows[rows.length - 1]!;
+        after = one === undefined ? last.global_position : last.stream_position;
+      }
+    }
+    try {
+      return await auditEnablesAsync(events(), filter);
+    } catch (error) {
+      if (error instanceof RangeError) throw error;
+      throw toStoreError(error, this.#where, "reading the enable history");
+    }
+  }
+
+  /**
+   * Follows the log as other processes append to it: catch-up reads, woken by LISTEN/NOTIFY
+   * (one listening connection per store), with a read every `maxIdleMs` (default 5000) as a
+   * safety net. See the core's `subscribe`.
+   */
+  subscribe(options: SubscribeOptions = {}): AsyncGenerator<StoredEvent[], void, undefined> {
+    return subscribe(this, { maxIdleMs: 5000, ...options }, this.#notifications);
+  }
+
+  /** The server's settings that decide durability and ordering, read back (for diagnostics). */
+  async settings(): Promise<{
+    serverVersion: string;
+    synchronousCommit: string;
+    fsync: string;
+    lockTimeout: string;
+    transactionIsolation: string;
+  }> {
+    this.#assertOpen();
+    try {
+      const [row] = await this.#connection.query<{
+        server_version: string;
+        synchronous_commit: string;
+        fsync: string;
+        lock_timeout: string;
+        transaction_isolation: string;
+      }>(
+        "SELECT current_setting('server_version') AS server_version, current_setting('synchronous_commit') AS synchronous_commit, current_setting('fsync') AS fsync, current_setting('lock_timeout') AS lock_timeout, current_setting('transaction_isolation') AS transaction_isolation",
+      );
+      return {
+        serverVersion: row!.server_version,
+        synchronousCommit: row!.synchronous_commit,
+        fsync: row!.fsync,
+        lockTimeout: row!.lock_timeout,
+        transactionIsolation: row!.transaction_isolation,
+      };
+    } catch (error) {
+      throw toStoreError(error, this.#where, "reading the settings");
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.#notifications.close();
+      await this.#connection.end();
+    } catch (error) {
+      throw toStoreError(error, this.#where, "closing the event store");
+    }
+  }
+
+  async #events(
+    text: string,
+    values: unknown[],
+    name: string,
+    doing: string,
+  ): Promise<StoredEvent[]> {
+    let rows: EventRow[];
+    try {
+      rows = await this.#connection.query<EventRow>(text, values, name);
+    } catch (error) {
+      throw toStoreError(error, this.#where, doing);
+    }
+    const out = new Array<StoredEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = eventFromRow(rows[i]!, this.#where);
+    return out;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) {
+      throw new EventStoreError(
+        "STORE_CLOSED",
+        `${this.location}: the event store is closed; open it again`,
+      );
+    }
+  }
+}
+
+/** Opens an event store on a PostgreSQL server; see `PostgresEventStore.open`. */
+export function openPostgresEventStore(
+  url: string,
+  options: PostgresEventStoreOptions = {},
+): Promise<PostgresEventStore> {
+  return PostgresEventStore.open(url, options);
+}
+
+function statements(schema: string) {
+  const s = quoteIdent(schema);
+  return {
+    append: `SELECT * FROM ${s}.append_events($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    readStream: `SELECT ${EVENT_COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position LIMIT $3`,
+    readAll: `SELECT ${EVENT_COLUMNS} FROM ${s}.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+    streamVersion: `SELECT coalesce(max(stream_position), 0) AS version FROM ${s}.events WHERE stream_id = $1`,
+  };
+}
+
+/** The expected version as the append function reads it; anything unknown never matches. */
+function expectedText(expected: ExpectedVersion): string {
+  if (expected === "any" || expected === "no_stream" || expected === "stream_exists") {
+    return expected;
+  }
+  return typeof expected === "number" && Number.isSafeInteger(expected) && expected >= 0
+    ? String(expected)
+    : "never";
+}
+
+/** A `schema` query parameter picks the store's schema; the driver never sees it. */
+function splitSchemaParam(url: string): { url: string; schema: string | undefined } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, schema: undefined };
+  }
+  const schema = parsed.searchParams.get("schema");
+  if (schema === null) return { url, schema: undefined };
+  parsed.searchParams.delete("schema");
+  return { url: parsed.href, schema };
+}
+
+function isoTime(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
