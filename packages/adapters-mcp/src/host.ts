@@ -330,15 +330,7 @@ export class ToolledgerHost {
     for (const config of configs) {
       const key = nameToKey(config.name);
       const previous = this.#entries.get(key);
-      const events = await this.#execute(() => ({
-        type: "AddExtension",
-        name: config.name,
-        kind: config.kind ?? config.type,
-        exposeUnprefixed: config.exposeUnprefixed ?? false,
-        hidden: config.hidden ?? false,
-        availableTools: config.availableTools ?? [],
-        configFingerprint: configFingerprint(config),
-      }));
+      const events = await this.#execute(() => addExtensionCommand(config));
       // R6: an identical config that is already connected is a no-op.
       if (events.length === 0 && previous && this.#live(key)) {
         keys.push(null);
@@ -396,15 +388,7 @@ export class ToolledgerHost {
     for (const config of configs) {
       const key = nameToKey(config.name);
       const previous = this.#entries.get(key);
-      const events = await this.#execute(() => ({
-        type: "AddExtension",
-        name: config.name,
-        kind: config.kind ?? config.type,
-        exposeUnprefixed: config.exposeUnprefixed ?? false,
-        hidden: config.hidden ?? false,
-        availableTools: config.availableTools ?? [],
-        configFingerprint: configFingerprint(config),
-      }));
+      const events = await this.#execute(() => addExtensionCommand(config));
       if (events.length === 0 && previous && this.#live(key)) continue;
       if (previous) await this.#retire(previous);
       const entry = newEntry(config);
@@ -1070,4 +1054,17 @@ function retryable(e: AdapterError): boolean {
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** R6: the command that records an extension's config (secrets only through the fingerprint). */
+function addExtensionCommand(config: ExtensionConfig): Command {
+  return {
+    type: "AddExtension",
+    name: config.name,
+    kind: config.kind ?? config.type,
+    exposeUnprefixed: config.exposeUnprefixed ?? false,
+    hidden: config.hidden ?? false,
+    availableTools: config.availableTools ?? [],
+    configFingerprint: configFingerprint(config),
+  };
 }

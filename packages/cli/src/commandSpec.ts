@@ -15,6 +15,8 @@ export interface OptionSpec {
 export interface PositionalSpec {
   name: string;
   required: boolean;
+  /** The last positional may take any number of values. */
+  multiple?: boolean;
   description: string;
 }
 
@@ -107,7 +109,7 @@ export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Pa
     const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
     throw usageError(`${spec.name}: missing ${missing.join(" ")}`, spec.name);
   }
-  if (parsed.positionals.length > spec.positionals.length) {
+  if (parsed.positionals.length > spec.positionals.length && !spec.positionals.at(-1)?.multiple) {
     const extra = parsed.positionals.slice(spec.positionals.length);
     throw usageError(`${spec.name}: unexpected argument ${JSON.stringify(extra[0])}`, spec.name);
   }
@@ -151,7 +153,9 @@ export function integerOption(
 
 /** The help text of one command: usage, description, arguments, options, examples. */
 export function renderHelp(spec: CommandSpec, bold: (s: string) => string = (s) => s): string {
-  const args = spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(" ");
+  const args = spec.positionals
+    .map((p) => (p.required ? `<${p.name}>` : `[${p.name}${p.multiple ? "…" : ""}]`))
+    .join(" ");
   const lines = [
     `${bold("Usage:")} toolledger ${spec.name}${args ? ` ${args}` : ""} [options]`,
     "",

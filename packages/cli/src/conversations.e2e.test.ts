@@ -201,4 +201,49 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
     );
     expect(history.stdout).toMatch(/C4 +called 2 time\(s\): 1 ok, 1 refused \(TOOL_NOT_ENABLED\)/);
   });
+
+  test("prune removes whole conversations, and a registry stream only once no conversation observes it", async () => {
+    const before = await conversations();
+    const [a, b] = ["client-a 1.2.3", "client-b 1.2.3"].map(
+      (client) => before.find((c) => c.client === client)!,
+    );
+    const dry = await runCli(["prune", "--before", "0d", "--dry-run", "--json", "--db", db], {
+      cwd: dir,
+    });
+    if (database.kind === "postgres") {
+      // Maintenance rewrites a SQLite file; on PostgreSQL it is SQL, as the message says.
+      expect(dry.code).toBe(2);
+      expect(dry.stderr).toContain("prune rewrites SQLite files");
+      expect(dry.stderr).toContain("delete whole streams with SQL");
+      return;
+    }
+    expect(dry.stderr).toBe("");
+    expect(dry.code).toBe(0);
+    expect(
+      (JSON.parse(dry.stdout) as { streams: { streamId: string }[] }).streams
+        .map((s) => s.streamId)
+        .sort(),
+    ).toEqual([a!.session, b!.session, a!.registry].sort());
+    expect(await conversations()).toHaveLength(2);
+
+    const one = await runCli(["prune", b!.session, "--db", db], { cwd: dir });
+    expect(one.code).toBe(0);
+    const all = await runCli(["sessions", "--all", "--db", db, "--json"], { cwd: dir });
+    expect((JSON.parse(all.stdout) as { session: string }[]).map((s) => s.session).sort()).toEqual(
+      [a!.session, a!.registry].sort(),
+    );
+    const replay = await runCli(["replay", a!.session, "--db", db], { cwd: dir });
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain("ConversationClosed");
+
+    const rest = await runCli(["prune", "--before", "0d", "--db", db], { cwd: dir });
+    expect(rest.stderr).toMatch(/removed 2 stream\(s\)/);
+    const none = await runCli(["sessions", "--all", "--db", db, "--json"], { cwd: dir });
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    const log = await runCli(["scrub", "--list", "--json", "--db", db], { cwd: dir });
+    expect((JSON.parse(log.stdout) as { action: string }[]).map((r) => r.action)).toEqual([
+      "prune",
+      "prune",
+    ]);
+  });
 });

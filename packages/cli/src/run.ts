@@ -7,6 +7,7 @@ import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
 import { installSpec, uninstallSpec } from "./commands/installSpec.js";
 import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
+import { pruneSpec } from "./commands/pruneSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
 import { scrubSpec } from "./commands/scrubSpec.js";
 import { serveSpec } from "./commands/serveSpec.js";
@@ -50,6 +51,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
     load: async () => (await import("./commands/lifecycle.js")).compactCommand,
   },
   { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
+  { spec: pruneSpec, load: async () => (await import("./commands/prune.js")).pruneCommand },
 ];
 
 /**

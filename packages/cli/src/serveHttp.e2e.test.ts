@@ -98,6 +98,18 @@ describe("serve --http beyond loopback", () => {
     expect(serve.stderr()).not.toContain(TOKEN);
   }, 60_000);
 
+  test("a token given with --token works, with a warning that it shows in the process list", async () => {
+    const dir = tempDir();
+    const serve = await startServeHttp(
+      ["--config", config(dir), "--token", TOKEN, "--db", join(dir, "s.db")],
+      dir,
+    );
+    expect(await serve.stop()).toBe(130);
+    expect(serve.stderr()).toContain("--token is visible to every user of this machine");
+    expect(serve.stderr()).toContain("(bearer token required)");
+    expect(serve.stderr()).not.toContain(TOKEN);
+  }, 60_000);
+
   test("a token shorter than 16 characters is refused", async () => {
     const dir = tempDir();
     const r = await runCli(

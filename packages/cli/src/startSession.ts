@@ -2,6 +2,7 @@ import {
   DEFAULT_RETRY,
   type ExtensionConfig,
   type ExtensionStatus,
+  type HostOptions,
   openHost,
   openSession,
   type ToolledgerHost,
@@ -47,17 +48,7 @@ export async function startHost(
   o: Output,
   options: HostStartOptions,
 ): Promise<StartedHost> {
-  reportWarnings(config, o);
-  const host = await openHost({
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
-    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
-    now: options.now,
-    ...(options.version ? { toolledgerVersion: options.version } : {}),
-  });
-  host.errors$.subscribe((error) =>
-    o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
-  );
+  const host = await openReportingHost(config, o, options, {});
   return { host, failures: await connectServers(host, config, o, options.env) };
 }
 
@@ -74,19 +65,10 @@ export async function startHostInBackground(
   o: Output,
   options: HostStartOptions,
 ): Promise<StartedHost> {
-  reportWarnings(config, o);
-  const host = await openHost({
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
-    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
-    now: options.now,
-    ...(options.version ? { toolledgerVersion: options.version } : {}),
+  const host = await openReportingHost(config, o, options, {
     connectTimeoutMs: BACKGROUND_START_TIMEOUT_MS,
     retry: DEFAULT_RETRY,
   });
-  host.errors$.subscribe((error) =>
-    o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
-  );
   host.status$.subscribe((status) => reportStatus(host, status, o));
   const { configs, failures } = serversToStart(config, o, options.env);
   await host.startExtensions(configs);
@@ -183,4 +165,26 @@ function serversToStart(
     configs.push(ext);
   }
   return { configs, failures };
+}
+
+/** A host whose background failures (and the config's warnings) are said on stderr. */
+async function openReportingHost(
+  config: LoadedConfig,
+  o: Output,
+  options: HostStartOptions,
+  extra: Pick<HostOptions, "connectTimeoutMs" | "retry">,
+): Promise<ToolledgerHost> {
+  reportWarnings(config, o);
+  const host = await openHost({
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
+    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    now: options.now,
+    ...(options.version ? { toolledgerVersion: options.version } : {}),
+    ...extra,
+  });
+  host.errors$.subscribe((error) =>
+    o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),
+  );
+  return host;
 }

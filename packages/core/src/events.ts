@@ -254,12 +254,8 @@ export const ConversationClientSchema = z.object({
 });
 export type ConversationClient = z.infer<typeof ConversationClientSchema>;
 
-/**
- * C1/C5: the first event of a conversation stream. `registryStream` names the host stream
- * whose registry events the conversation observes (merged in global order).
- */
-export const ConversationStartedSchema = z.object({
-  type: z.literal("ConversationStarted"),
+/** C1/C5: what a conversation records when it opens: its registry stream and its client. */
+const conversationOpening = {
   v,
   at,
   registryStream: z.string().min(1),
@@ -268,19 +264,22 @@ export const ConversationStartedSchema = z.object({
   /** `stdio`, `streamable_http`, `in_process`, or a host-defined transport. */
   transport: z.string().nullable().default(null),
   hostname: z.string().nullable().default(null),
+};
+
+/**
+ * C1/C5: the first event of a conversation stream. `registryStream` names the host stream
+ * whose registry events the conversation observes (merged in global order).
+ */
+export const ConversationStartedSchema = z.object({
+  type: z.literal("ConversationStarted"),
+  ...conversationOpening,
 });
 export type ConversationStarted = z.infer<typeof ConversationStartedSchema>;
 
 /** C3: a conversation was reopened (resumed) by a host, possibly on a new registry stream. */
 export const ConversationResumedSchema = z.object({
   type: z.literal("ConversationResumed"),
-  v,
-  at,
-  registryStream: z.string().min(1),
-  client: ConversationClientSchema.nullable().default(null),
-  protocolVersion: z.string().nullable().default(null),
-  transport: z.string().nullable().default(null),
-  hostname: z.string().nullable().default(null),
+  ...conversationOpening,
 });
 export type ConversationResumed = z.infer<typeof ConversationResumedSchema>;
 

@@ -17,6 +17,7 @@ export {
 export type { LoadedState } from "./_loadState.js";
 export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
 export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
+export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";
 export {
   readMaintenanceLog,
   type ScrubOptions,

@@ -1,7 +1,12 @@
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { decodeEvent, EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { APPLICATION_ID } from "./_schema.js";
+import {
+  integrityCheck,
+  maintainEvents,
+  openForMaintenance,
+  reclaimSpace,
+} from "./_maintenance.js";
 import { toStoreError } from "./_storeError.js";
 import { stampStoreFile } from "./checkStoreFile.js";
 
@@ -48,20 +53,6 @@ export interface ScrubReport {
   bytesVerified: number;
 }
 
-/** The maintenance log: what was done to the file outside of appends (scrubs), append-only itself. */
-const MAINTENANCE_TABLE = `
-  CREATE TABLE IF NOT EXISTS maintenance (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    at TEXT NOT NULL,
-    action TEXT NOT NULL,
-    detail TEXT NOT NULL CHECK (json_valid(detail))
-  ) STRICT;
-  CREATE TRIGGER IF NOT EXISTS maintenance_refuse_update BEFORE UPDATE ON maintenance
-  BEGIN SELECT RAISE(ABORT, 'toolledger maintenance records are append-only: UPDATE is refused'); END;
-  CREATE TRIGGER IF NOT EXISTS maintenance_refuse_delete BEFORE DELETE ON maintenance
-  BEGIN SELECT RAISE(ABORT, 'toolledger maintenance records are append-only: DELETE is refused'); END;
-`;
-
 interface Rewrite {
   globalPosition: number;
   streamId: string;
@@ -81,47 +72,18 @@ interface Rewrite {
  * longer hold the value. Needs the file to itself (no serve running on it): STORE_BUSY.
  */
 export function scrubStore(file: string, options: ScrubOptions): ScrubReport {
-  if (!existsSync(file))
-    throw new EventStoreError("IO_ERROR", `${file}: no such database; check --db`);
   const now = options.now ?? (() => new Date());
   const dryRun = options.dryRun ?? false;
   let db: Database.Database | undefined;
   let verified = false;
   try {
-    db = new Database(file, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 2000 });
-    if (!dryRun) {
-      try {
-        // Exclusive, and kept until close: a serve still running on the file could hold the
-        // value and write it back.
-        db.pragma("locking_mode = EXCLUSIVE");
-        db.exec("BEGIN EXCLUSIVE");
-        db.exec("COMMIT");
-      } catch (error) {
-        if (error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY")) {
-          throw new EventStoreError(
-            "STORE_BUSY",
-            `${file} is open in another process (a running \`toolledger serve\`?); stop it and scrub again: a process that still holds the value could write it back`,
-            { cause: error },
-          );
-        }
-        throw error;
-      }
-      db.pragma("secure_delete = ON");
-    }
-    const appId = db.pragma("application_id", { simple: true }) as number;
-    if (appId !== APPLICATION_ID) {
-      throw new EventStoreError(
-        "NOT_A_DATABASE",
-        `${file}: this SQLite file is not a toolledger event store (application_id ${appId}); nothing was changed`,
-      );
-    }
-    const before = integrity(db);
-    if (before[0] !== "ok") {
-      throw new EventStoreError(
-        "STORE_CORRUPT",
-        `${file}: the database is damaged (${before.slice(0, 3).join("; ")}); scrub rewrites it only when sound: restore a backup or recover it first (sqlite3 ${file} .recover)`,
-      );
-    }
+    // Exclusive, and kept until close: a serve still running on the file could hold the
+    // value and write it back.
+    db = openForMaintenance(file, {
+      readOnlyJob: dryRun,
+      what: "scrub",
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    });
     const { rewrites, snapshots } = find(db, file, options.redactor);
     const streams = [...new Set(rewrites.map((w) => w.streamId))];
     let recordId: number | null = null;
@@ -137,12 +99,9 @@ export function scrubStore(file: string, options: ScrubOptions): ScrubReport {
           },
         });
       }
-      // No copy may survive in old WAL frames or in free pages of the main file.
-      db.pragma("wal_checkpoint(TRUNCATE)");
-      db.exec("VACUUM");
-      db.pragma("wal_checkpoint(TRUNCATE)");
+      reclaimSpace(db);
     }
-    const after = integrity(db);
+    const after = integrityCheck(db);
     if (after[0] !== "ok") {
       throw new EventStoreError(
         "STORE_CORRUPT",
@@ -192,12 +151,6 @@ export function readMaintenanceLog(
   } finally {
     db?.close();
   }
-}
-
-function integrity(db: Database.Database): string[] {
-  return (db.pragma("integrity_check") as Record<string, unknown>[]).map((row) =>
-    String(Object.values(row)[0]),
-  );
 }
 
 /** Every event and snapshot that holds the value, with what each event becomes. */
@@ -259,13 +212,7 @@ function apply(
   snapshots: [string, number][],
   record: { at: string; detail: Record<string, unknown> },
 ): number {
-  const trigger = db
-    .prepare<[], { sql: string }>(
-      "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'events_refuse_update'",
-    )
-    .get();
-  const run = db.transaction(() => {
-    if (trigger) db.exec("DROP TRIGGER events_refuse_update");
+  return maintainEvents(db, "events_refuse_update", { ...record, action: "scrub" }, () => {
     const update = db.prepare(
       "UPDATE events SET stream_id = ?, event_id = ?, data = ?, metadata = ? WHERE global_position = ?",
     );
@@ -273,14 +220,7 @@ function apply(
       update.run(w.streamId, w.eventId, w.data, w.metadata, w.globalPosition);
     const drop = db.prepare("DELETE FROM snapshots WHERE stream_id = ? AND reducer_version = ?");
     for (const [stream, version] of snapshots) drop.run(stream, version);
-    db.exec(MAINTENANCE_TABLE);
-    const id = db
-      .prepare("INSERT INTO maintenance (at, action, detail) VALUES (?, 'scrub', ?)")
-      .run(record.at, JSON.stringify(record.detail)).lastInsertRowid;
-    if (trigger) db.exec(trigger.sql);
-    return Number(id);
   });
-  return run.immediate();
 }
 
 /** Reads the file and its WAL (when present) and fails if any forbidden byte string is in them. */

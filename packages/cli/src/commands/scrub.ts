@@ -46,7 +46,7 @@ export async function scrubCommand(args: readonly string[], deps: Deps): Promise
             shortTime(r.at),
             r.action,
             String(r.detail.fingerprint ?? ""),
-            String(r.detail.eventsChanged ?? ""),
+            String(r.detail.eventsChanged ?? r.detail.eventsDeleted ?? ""),
             ((r.detail.streams as string[] | undefined) ?? []).join(", "),
           ]),
         ]),

@@ -37,6 +37,11 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   }
   const port = integerOption(parsed, "http", "serve", 0);
   const httpOptions = httpSecurity(parsed, deps, port !== undefined);
+  if (httpOptions.tokenOnCommandLine) {
+    o.note(
+      `${o.err.yellow("warning:")} --token is visible to every user of this machine (process list, shell history); prefer ${TOKEN_ENV}`,
+    );
+  }
   const { config, deferral } = loadServerSetup(
     {
       config: stringOption(parsed, "config"),
@@ -194,7 +199,13 @@ function httpSecurity(
   parsed: ParsedArgs,
   deps: Deps,
   http: boolean,
-): { host: string; token: string | undefined; allowedOrigins: string[] } {
+): {
+  host: string;
+  token: string | undefined;
+  allowedOrigins: string[];
+  /** A token given with --token shows in every process list of the machine. */
+  tokenOnCommandLine?: boolean;
+} {
   const host = stringOption(parsed, "host") ?? "127.0.0.1";
   const flagToken = stringOption(parsed, "token");
   const envToken = deps.env[TOKEN_ENV];
@@ -228,7 +239,7 @@ function httpSecurity(
         "serve",
       );
   }
-  return { host, token, allowedOrigins };
+  return { host, token, allowedOrigins, tokenOnCommandLine: flagToken !== undefined };
 }
 
 /**

@@ -1,36 +1,12 @@
-import { type EventStore, evolve, initialState, readWholeStream } from "@toolledger/core";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
+import { describeSession, type SessionRow } from "../describeSession.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
-import { openStore, type SessionSummary } from "../openStore.js";
+import { openStore } from "../openStore.js";
 import { createOutput, shortTime } from "../output.js";
 import { sessionsSpec } from "./sessionsSpec.js";
-
-/** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
-export interface SessionRow {
-  session: string;
-  kind: "conversation" | "registry" | "legacy";
-  events: number;
-  /** When it happened: its first and last events' own times (`at`), else when they were stored. */
-  startedAt: string;
-  endedAt: string;
-  /** When the events were stored here (an import's time for an imported session). */
-  firstRecordedAt: string;
-  lastRecordedAt: string;
-  /** C5: `name version` of the client (conversations). */
-  client: string | null;
-  transport: string | null;
-  /** The machine it ran on (conversations and registry streams). */
-  host: string | null;
-  /** The registry stream a conversation observes. */
-  registry: string | null;
-  /** open or closed (conversations). */
-  status: "open" | "closed" | null;
-  calls: number | null;
-  enabled: number | null;
-}
 
 export async function sessionsCommand(args: readonly string[], deps: Deps): Promise<number> {
   const parsed = parseCommandArgs(sessionsSpec, args);
@@ -45,7 +21,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
     const all = booleanOption(parsed, "all");
     const rows: SessionRow[] = [];
     for (const s of await store.listSessions()) {
-      const row = await describe(store, s);
+      const row = await describeSession(store, s);
       if (all || row.kind !== "registry") rows.push(row);
     }
     if (booleanOption(parsed, "json")) {
@@ -80,67 +56,4 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
   } finally {
     await store.close();
   }
-}
-
-/** Reads what a stream is from its own events (a conversation's are folded without its registry). */
-async function describe(store: EventStore, s: SessionSummary): Promise<SessionRow> {
-  const [first] = await store.readStream(s.sessionId, { maxCount: 1 });
-  const e = first?.event;
-  const base = (lastAt: string | undefined) => ({
-    session: s.sessionId,
-    events: s.eventCount,
-    // An imported session keeps the times it happened at, not the time of the import.
-    startedAt: e?.at ?? s.firstRecordedAt,
-    endedAt: lastAt ?? s.lastRecordedAt,
-    firstRecordedAt: s.firstRecordedAt,
-    lastRecordedAt: s.lastRecordedAt,
-  });
-  if (e?.type === "HostStarted") {
-    const [last] = await store.readStream(s.sessionId, {
-      fromPosition: s.eventCount,
-      maxCount: 1,
-    });
-    return {
-      ...base(last?.event.at),
-      kind: "registry",
-      client: null,
-      transport: null,
-      host: e.hostname,
-      registry: null,
-      status: null,
-      calls: null,
-      enabled: null,
-    };
-  }
-  let state = initialState();
-  let lastAt: string | undefined;
-  for (const stored of await readWholeStream(store, s.sessionId)) {
-    state = evolve(state, stored.event);
-    lastAt = stored.event.at ?? lastAt;
-  }
-  const c = state.conversation;
-  if (e?.type !== "ConversationStarted" || c === null) {
-    return {
-      ...base(lastAt),
-      kind: "legacy",
-      client: null,
-      transport: null,
-      host: null,
-      registry: null,
-      status: null,
-      calls: null,
-      enabled: state.enabled.length,
-    };
-  }
-  return {
-    ...base(lastAt),
-    kind: "conversation",
-    client: c.client ? `${c.client.name} ${c.client.version}` : null,
-    transport: c.transport,
-    host: c.hostname,
-    registry: c.registryStream,
-    status: c.status,
-    calls: state.calls.started,
-    enabled: state.enabled.length,
-  };
 }

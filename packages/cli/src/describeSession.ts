@@ -1,0 +1,89 @@
+import { type EventStore, evolve, initialState, readWholeStream } from "@toolledger/core";
+import type { SessionSummary } from "./openStore.js";
+
+/** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
+export interface SessionRow {
+  session: string;
+  kind: "conversation" | "registry" | "legacy";
+  events: number;
+  /** When it happened: its first and last events' own times (`at`), else when they were stored. */
+  startedAt: string;
+  endedAt: string;
+  /** When the events were stored here (an import's time for an imported session). */
+  firstRecordedAt: string;
+  lastRecordedAt: string;
+  /** C5: `name version` of the client (conversations). */
+  client: string | null;
+  transport: string | null;
+  /** The machine it ran on (conversations and registry streams). */
+  host: string | null;
+  /** The registry stream a conversation observes. */
+  registry: string | null;
+  /** open or closed (conversations). */
+  status: "open" | "closed" | null;
+  calls: number | null;
+  enabled: number | null;
+}
+
+/** Reads what a stream is from its own events (a conversation's are folded without its registry). */
+export async function describeSession(store: EventStore, s: SessionSummary): Promise<SessionRow> {
+  const [first] = await store.readStream(s.sessionId, { maxCount: 1 });
+  const e = first?.event;
+  const base = (lastAt: string | undefined) => ({
+    session: s.sessionId,
+    events: s.eventCount,
+    // An imported session keeps the times it happened at, not the time of the import.
+    startedAt: e?.at ?? s.firstRecordedAt,
+    endedAt: lastAt ?? s.lastRecordedAt,
+    firstRecordedAt: s.firstRecordedAt,
+    lastRecordedAt: s.lastRecordedAt,
+  });
+  if (e?.type === "HostStarted") {
+    const [last] = await store.readStream(s.sessionId, {
+      fromPosition: s.eventCount,
+      maxCount: 1,
+    });
+    return {
+      ...base(last?.event.at),
+      kind: "registry",
+      client: null,
+      transport: null,
+      host: e.hostname,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: null,
+    };
+  }
+  let state = initialState();
+  let lastAt: string | undefined;
+  for (const stored of await readWholeStream(store, s.sessionId)) {
+    state = evolve(state, stored.event);
+    lastAt = stored.event.at ?? lastAt;
+  }
+  const c = state.conversation;
+  if (e?.type !== "ConversationStarted" || c === null) {
+    return {
+      ...base(lastAt),
+      kind: "legacy",
+      client: null,
+      transport: null,
+      host: null,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: state.enabled.length,
+    };
+  }
+  return {
+    ...base(lastAt),
+    kind: "conversation",
+    client: c.client ? `${c.client.name} ${c.client.version}` : null,
+    transport: c.transport,
+    host: c.hostname,
+    registry: c.registryStream,
+    status: c.status,
+    calls: state.calls.started,
+    enabled: state.enabled.length,
+  };
+}
