@@ -66,6 +66,13 @@ const line = fc.oneof(
       const text = JSON.stringify(v);
       return text.startsWith("{") && text !== "{}" ? `{${extra}${text.slice(1)}` : text;
     }),
+  // Raw characters UTF-8 carries in one to four bytes, or not at all (a lone surrogate).
+  fc
+    .constantFrom("a", "\u00e9", "\u20ac", "\ud83d\ude00", "\ud800", "\ufffd", "\ud800\ud800")
+    .map(
+      (name) =>
+        `{"type":"ToolsFetched","v":1,"extension":"s1","startedAtVersion":0,"tools":[{"name":"${name}"}]}`,
+    ),
   fc.constantFrom(
     '{,"tools":[]}',
     '{"event":{,"tools":[]}}',

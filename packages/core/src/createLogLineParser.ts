@@ -8,7 +8,7 @@
  * Bare events and `toolledger export` lines (`{ …, "event": { … } }`) are both recognised.
  */
 export function createLogLineParser(): (line: string) => unknown {
-  const lists = new Map<string, { text: string; tools: unknown }>();
+  const lists = new Map<string, KnownList>();
   return (line) => {
     const cut = line.indexOf(TOOLS_KEY);
     if (cut === -1) return JSON.parse(line);
@@ -22,6 +22,28 @@ export function createLogLineParser(): (line: string) => unknown {
   };
 }
 
+/**
+ * The last list of one extension: its text as UTF-8 in a buffer of its own, reused by the next
+ * list (a string kept for the same purpose is promoted with its line and replaced later,
+ * which grew a replay's old generation by a third), and its parsed value.
+ */
+interface KnownList {
+  bytes: Uint8Array;
+  length: number;
+  tools: unknown;
+}
+
+// Web APIs every runtime the core targets has (browsers, Node, Deno, Bun, workers).
+declare const TextEncoder: new () => {
+  encodeInto(text: string, into: Uint8Array): { read: number; written: number };
+};
+declare const TextDecoder: new (
+  label: string,
+  options: { ignoreBOM: boolean },
+) => { decode(bytes: Uint8Array): string };
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
 const TOOLS_KEY = ',"tools":[';
 const EVENT_KEY = ',"event":{';
 /** Lists remembered at most (one per extension); past it, the memory starts over. */
@@ -34,11 +56,7 @@ const MAX_LISTS = 4096;
  * that follows it and the list as one array, which makes the line valid JSON with exactly
  * these values; undefined for any other shape.
  */
-function splitAtTools(
-  line: string,
-  cut: number,
-  lists: Map<string, { text: string; tools: unknown }>,
-): unknown {
+function splitAtTools(line: string, cut: number, lists: Map<string, KnownList>): unknown {
   const end = line.length;
   let envelope: Record<string, unknown> | undefined;
   let eventStart = 0;
@@ -56,12 +74,12 @@ function splitAtTools(
   const text = line.slice(cut + TOOLS_KEY.length - 1, listEnd);
   const known = lists.get(event.extension);
   let tools: unknown;
-  if (known !== undefined && known.text === text) tools = known.tools;
+  if (known !== undefined && sameText(known, text)) tools = known.tools;
   else {
     // The text starts with `[`: an array, or a syntax error.
     tools = JSON.parse(text);
     if (lists.size >= MAX_LISTS) lists.clear();
-    lists.set(event.extension, { text, tools });
+    remember(lists, event.extension, known, text, tools);
   }
   event.tools = tools;
   if (envelope === undefined) return event;
@@ -80,4 +98,39 @@ function headObject(head: string, next: string): Record<string, unknown> | undef
     keys++;
   }
   return keys > 0 ? object : undefined;
+}
+
+/**
+ * Whether the list's text is `text`: UTF-8 takes one to three bytes per UTF-16 unit, so most
+ * other lengths answer at once; decoding makes a string that dies young.
+ */
+function sameText(known: KnownList, text: string): boolean {
+  if (known.length < text.length || known.length > text.length * 3) return false;
+  return decoder.decode(known.bytes.subarray(0, known.length)) === text;
+}
+
+/**
+ * Keeps `text` as the extension's last list, in the buffer it had when it fits. Text that
+ * UTF-8 cannot carry as it is (a lone surrogate) is not kept: it would compare equal to
+ * another text.
+ */
+function remember(
+  lists: Map<string, KnownList>,
+  extension: string,
+  known: KnownList | undefined,
+  text: string,
+  tools: unknown,
+): void {
+  let bytes = known?.bytes;
+  // Room for ASCII text and some growth; other text is measured by trying.
+  if (bytes === undefined || bytes.length < text.length)
+    bytes = new Uint8Array(text.length + (text.length >> 3));
+  let encoded = encoder.encodeInto(text, bytes);
+  if (encoded.read < text.length) {
+    bytes = new Uint8Array(text.length * 3);
+    encoded = encoder.encodeInto(text, bytes);
+  }
+  const list: KnownList = { bytes, length: encoded.written, tools };
+  if (sameText(list, text)) lists.set(extension, list);
+  else lists.delete(extension);
 }
