@@ -48,6 +48,31 @@ const lineValue = fc.oneof(
   fetched.map((event) => ({ extension: "s1", startedAtVersion: 0, x: { tools: event.tools } })),
   fc.jsonValue({ maxDepth: 3 }),
 );
+/** Text put into a line as it is: plain, or with characters JSON strings must escape. */
+const rawText = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.string({ unit: "binary", maxLength: 4 }),
+  fc
+    .array(
+      fc.constantFrom(
+        "a",
+        '"',
+        "\\",
+        "\\u0041",
+        "\\n",
+        "\t",
+        "\u0000",
+        "\u001f",
+        "\u007f",
+        "\u2028",
+        "\ud800",
+      ),
+      {
+        maxLength: 4,
+      },
+    )
+    .map((parts) => parts.join("")),
+);
 /** Lines as written, with duplicate keys, or damaged (cut, a character inserted or dropped). */
 const line = fc.oneof(
   { weight: 4, arbitrary: lineValue.map((v) => JSON.stringify(v)) },
@@ -66,6 +91,19 @@ const line = fc.oneof(
       const text = JSON.stringify(v);
       return text.startsWith("{") && text !== "{}" ? `{${extra}${text.slice(1)}` : text;
     }),
+  // The commonest line, with any characters in its strings, escaped or raw.
+  fc
+    .tuple(
+      fc.constantFrom(
+        '{"type":"ToolsInvalidated","v":1,"at":"',
+        '{"type":"ToolsInvalidated","v":2,"at":"',
+        '{"type":"ToolsInvalidated", "v":1,"at":"',
+      ),
+      rawText,
+      rawText,
+      fc.constantFrom('"}', '"} ', '"}}', '"},'),
+    )
+    .map(([head, at, extension, end]) => `${head}${at}","extension":"${extension}${end}`),
   // Raw characters UTF-8 carries in one to four bytes, or not at all (a lone surrogate).
   fc
     .constantFrom("a", "\u00e9", "\u20ac", "\ud83d\ude00", "\ud800", "\ufffd", "\ud800\ud800")
@@ -97,6 +135,17 @@ describe("createLogLineParser (E2: replay reads the log as written)", () => {
         for (const text of lines) expect(outcome(parse, text)).toBe(outcome(JSON.parse, text));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("reads the commonest line, ToolsInvalidated, as JSON.parse does, whatever its strings hold", () => {
+    const parse = createLogLineParser();
+    fc.assert(
+      fc.property(rawText, rawText, (at, extension) => {
+        const text = `{"type":"ToolsInvalidated","v":1,"at":"${at}","extension":"${extension}"}`;
+        expect(outcome(parse, text)).toBe(outcome(JSON.parse, text));
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -6,10 +6,15 @@
  * what `JSON.parse(line)` returns (same values, same key order) for every line, valid or not;
  * repeated lists are the same array object in each event, so results must not be mutated.
  * Bare events and `toolledger export` lines (`{ …, "event": { … } }`) are both recognised.
+ * A bare `ToolsInvalidated` as the decider writes it (most of a long log's lines) is read
+ * by one regular expression, several times faster than `JSON.parse` on lines this short.
  */
 export function createLogLineParser(): (line: string) => unknown {
   const lists = new Map<string, KnownList>();
   return (line) => {
+    const invalidated = INVALIDATED.exec(line);
+    if (invalidated !== null)
+      return { type: "ToolsInvalidated", v: 1, at: invalidated[1], extension: invalidated[2] };
     const cut = line.indexOf(TOOLS_KEY);
     if (cut === -1) return JSON.parse(line);
     try {
@@ -44,6 +49,13 @@ declare const TextDecoder: new (
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/**
+ * `ToolsInvalidated` with `at` and `extension`, key for key as written. A JSON string holds
+ * any character but `"`, `\` and controls below U+0020 as itself, so with those excluded
+ * (escapes go through `JSON.parse`) each capture is the string's value.
+ */
+const INVALIDATED =
+  /^\{"type":"ToolsInvalidated","v":1,"at":"([^"\\\x00-\x1f]*)","extension":"([^"\\\x00-\x1f]*)"\}$/;
 const TOOLS_KEY = ',"tools":[';
 const EVENT_KEY = ',"event":{';
 /** Lists remembered at most (one per extension); past it, the memory starts over. */
