@@ -51,11 +51,12 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * `ToolsInvalidated` with `at` and `extension`, key for key as written. A JSON string holds
- * any character but `"`, `\` and controls below U+0020 as itself, so with those excluded
- * (escapes go through `JSON.parse`) each capture is the string's value.
+ * every character from U+0020 on but `"` and `\` as itself (any UTF-16 unit, a lone
+ * surrogate included); with only those allowed (escapes go through `JSON.parse`) each
+ * capture is the string's value.
  */
 const INVALIDATED =
-  /^\{"type":"ToolsInvalidated","v":1,"at":"([^"\\\x00-\x1f]*)","extension":"([^"\\\x00-\x1f]*)"\}$/;
+  /^\{"type":"ToolsInvalidated","v":1,"at":"([\x20\x21\x23-\x5b\x5d-\uffff]*)","extension":"([\x20\x21\x23-\x5b\x5d-\uffff]*)"\}$/;
 const TOOLS_KEY = ',"tools":[';
 const EVENT_KEY = ',"event":{';
 /** Lists remembered at most (one per extension); past it, the memory starts over. */
