@@ -58,6 +58,14 @@ export {
 export { type Diagnostic, diagnostics, unknownAlwaysLoad } from "./diagnostics.js";
 export { downExtension } from "./downExtension.js";
 export {
+  decodeRowEvent,
+  type EventDataRow,
+  type EventRow,
+  eventFromRow,
+  eventsFromRows,
+  type RowSource,
+} from "./eventFromRow.js";
+export {
   type AppendRejection,
   type AppendResult,
   type EventStore,

@@ -1,4 +1,6 @@
 import {
+  decodeRowEvent,
+  type EventDataRow,
   evolve,
   initialState,
   REDUCER_VERSION,
@@ -6,7 +8,7 @@ import {
   type StateOptions,
 } from "@toolledger/core";
 import type { Query } from "./_connection.js";
-import { decodeRowEvent, EVENT_DATA_COLUMNS, type EventDataRow } from "./_eventRow.js";
+import { EVENT_DATA_COLUMNS } from "./_eventRow.js";
 import { CONVERSATION_TYPES_SQL, quoteIdent } from "./_schema.js";
 import type { StoreLocation } from "./_storeError.js";
 

@@ -4,10 +4,13 @@ import {
   type EnableAudit,
   type EnableAuditFilter,
   EVENT_SCHEMA_VERSION,
+  type EventRow,
   type EventStore,
   EventStoreError,
   type EventToAppend,
   type ExpectedVersion,
+  eventFromRow,
+  eventsFromRows,
   invalidEvent,
   isStorableId,
   REDUCER_VERSION,
@@ -21,11 +24,11 @@ import {
 } from "@toolledger/core";
 import { AppendNotifications } from "./_appendNotifications.js";
 import { type Connection, connect } from "./_connection.js";
-import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
+import { EVENT_COLUMNS } from "./_eventRow.js";
 import { type LoadedState, loadStateFromRows } from "./_loadState.js";
 import { migrate } from "./_migrate.js";
 import { CONVERSATION_TYPES_SQL, channelOf, quoteIdent, SCHEMA_NAME } from "./_schema.js";
-import { type StoreLocation, storeError, toStoreError } from "./_storeError.js";
+import { type StoreLocation, storeError, storeLocation, toStoreError } from "./_storeError.js";
 import { connectionSecrets, redactConnectionString } from "./redactConnectionString.js";
 
 /**
@@ -120,7 +123,7 @@ export class PostgresEventStore implements EventStore {
     const { url: serverUrl, schema: fromUrl } = splitSchemaParam(url);
     const schema = options.schema ?? fromUrl ?? "toolledger";
     const label = `${redactConnectionString(serverUrl)} (schema ${schema})`;
-    const where: StoreLocation = { label, secrets: connectionSecrets(url) };
+    const where = storeLocation(label, connectionSecrets(url));
     if (!SCHEMA_NAME.test(schema)) {
       throw new EventStoreError(
         "IO_ERROR",
@@ -420,9 +423,7 @@ export class PostgresEventStore implements EventStore {
     } catch (error) {
       throw toStoreError(error, this.#where, doing);
     }
-    const out = new Array<StoredEvent>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = eventFromRow(rows[i]!, this.#where);
-    return out;
+    return eventsFromRows(rows, this.#where);
   }
 
   #assertOpen(): void {

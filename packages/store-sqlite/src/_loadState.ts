@@ -1,12 +1,15 @@
 import {
+  decodeRowEvent,
+  type EventDataRow,
   evolve,
   initialState,
   REDUCER_VERSION,
+  type RowSource,
   type State,
   type StateOptions,
 } from "@toolledger/core";
 import type Database from "better-sqlite3";
-import { decodeRowEvent, EVENT_DATA_COLUMNS, type EventDataRow } from "./_eventRow.js";
+import { EVENT_DATA_COLUMNS } from "./_eventRow.js";
 import { CONVERSATION_TYPES_SQL } from "./_schema.js";
 
 /** A session's state and where the fold started. */
@@ -32,7 +35,7 @@ export interface LoadedState {
  */
 export function loadStateFromRows(
   db: Database.Database,
-  file: string,
+  source: RowSource,
   sessionId: string,
   options: StateOptions,
 ): LoadedState {
@@ -69,7 +72,7 @@ export function loadStateFromRows(
     .iterate(sessionId, from, before);
   let folded = 0;
   for (const row of rows) {
-    state = evolve(state, decodeRowEvent(row, file));
+    state = evolve(state, decodeRowEvent(row, source));
     folded++;
   }
   return {

@@ -6,16 +6,20 @@ import {
   type EnableAudit,
   type EnableAuditFilter,
   EVENT_SCHEMA_VERSION,
+  type EventRow,
   type EventStore,
   EventStoreError,
   type EventToAppend,
   type ExpectedVersion,
+  eventFromRow,
+  eventsFromRows,
   invalidEvent,
   isStorableId,
   matchesExpectedVersion,
   REDUCER_VERSION,
   type ReadAllOptions,
   type ReadStreamOptions,
+  type RowSource,
   type SerializedBatch,
   type StateOptions,
   type StoredEvent,
@@ -24,10 +28,10 @@ import {
   subscribe,
 } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
+import { EVENT_COLUMNS } from "./_eventRow.js";
 import { type LoadedState, loadStateFromRows } from "./_loadState.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
-import { toStoreError } from "./_storeError.js";
+import { rowSource, toStoreError } from "./_storeError.js";
 import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
 
 /**
@@ -111,6 +115,7 @@ export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
   readonly #now: () => Date;
   readonly #s: Prepared;
+  readonly #source: RowSource;
   #closed = false;
   /** Opened by a verifying writer: a clean close records the file as checked. */
   #stampOnClose = false;
@@ -119,6 +124,7 @@ export class SqliteEventStore implements EventStore {
     this.file = file;
     this.#db = db;
     this.#now = now;
+    this.#source = rowSource(file);
     this.#s = {
       insert: db.prepare(
         "INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -457,7 +463,7 @@ export class SqliteEventStore implements EventStore {
     this.#assertOpen();
     try {
       return this.#db.transaction(() =>
-        loadStateFromRows(this.#db, this.file, sessionId, options),
+        loadStateFromRows(this.#db, this.#source, sessionId, options),
       )();
     } catch (error) {
       throw toStoreError(error, this.file, `loading the state of ${JSON.stringify(sessionId)}`);
@@ -503,11 +509,12 @@ export class SqliteEventStore implements EventStore {
         : `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND ${where} ORDER BY stream_position`;
     const params = filter.sessionId === undefined ? [] : [filter.sessionId];
     const file = this.file;
+    const source = this.#source;
     const db = this.#db;
     // Streamed in one read transaction: memory grows with the requests, not with the log.
     function* events(): Generator<StoredEvent> {
       for (const row of db.prepare<unknown[], EventRow>(sql).iterate(...params)) {
-        yield eventFromRow(row, file);
+        yield eventFromRow(row, source);
       }
     }
     try {
@@ -572,9 +579,7 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       throw toStoreError(error, this.file, doing);
     }
-    const out = new Array<StoredEvent>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = eventFromRow(rows[i]!, this.file);
-    return out;
+    return eventsFromRows(rows, this.#source);
   }
 
   #assertOpen(): void {
