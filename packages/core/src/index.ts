@@ -188,6 +188,7 @@ export {
   type SerializedBatch,
   serializeBatch,
 } from "./serializeBatch.js";
+export { type LoadedState, SnapshotFold, type SnapshotRow } from "./snapshotFold.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,

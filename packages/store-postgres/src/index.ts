@@ -1,4 +1,5 @@
-export type { LoadedState } from "./_loadState.js";
+// Store-independent since both stores load states the same way; re-exported for their users.
+export type { LoadedState } from "@toolledger/core";
 export { SCHEMA_VERSION } from "./_schema.js";
 export { isPostgresUrl } from "./isPostgresUrl.js";
 export {

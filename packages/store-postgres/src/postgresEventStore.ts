@@ -13,6 +13,7 @@ import {
   eventsFromRows,
   invalidEvent,
   isStorableId,
+  type LoadedState,
   REDUCER_VERSION,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -25,7 +26,7 @@ import {
 import { AppendNotifications } from "./_appendNotifications.js";
 import { type Connection, connect } from "./_connection.js";
 import { EVENT_COLUMNS } from "./_eventRow.js";
-import { type LoadedState, loadStateFromRows } from "./_loadState.js";
+import { loadStateFromRows } from "./_loadState.js";
 import { migrate } from "./_migrate.js";
 import { CONVERSATION_TYPES_SQL, channelOf, quoteIdent, SCHEMA_NAME } from "./_schema.js";
 import { type StoreLocation, storeError, storeLocation, toStoreError } from "./_storeError.js";

@@ -10,11 +10,11 @@ export {
   type EnableOutcome,
   type EndedBy,
   formatEnableAuditCsv,
+  type LoadedState,
   type OrphanResponse,
   type SubscribeOptions,
   subscribe,
 } from "@toolledger/core";
-export type { LoadedState } from "./_loadState.js";
 export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
 export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
 export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";

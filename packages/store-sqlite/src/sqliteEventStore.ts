@@ -15,6 +15,7 @@ import {
   eventsFromRows,
   invalidEvent,
   isStorableId,
+  type LoadedState,
   matchesExpectedVersion,
   REDUCER_VERSION,
   type ReadAllOptions,
@@ -29,7 +30,7 @@ import {
 } from "@toolledger/core";
 import Database from "better-sqlite3";
 import { EVENT_COLUMNS } from "./_eventRow.js";
-import { type LoadedState, loadStateFromRows } from "./_loadState.js";
+import { loadStateFromRows } from "./_loadState.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
 import { rowSource, toStoreError } from "./_storeError.js";
 import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
