@@ -6,6 +6,7 @@ import {
   replay,
   resolveTool,
   type State,
+  servedTool,
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { type BenchResult, measured } from "./benchResult.js";
@@ -71,7 +72,7 @@ export async function queries(rounds: number): Promise<BenchResult[]> {
   const all = listTools(large);
   const flat = all.map((t) => ({
     name: t.publicName,
-    tool: t.tool,
+    tool: servedTool(large, t),
     appOnly: isAppOnly(t),
   }));
   const enabled = new Set(large.enabled);
@@ -162,6 +163,6 @@ export async function queries(rounds: number): Promise<BenchResult[]> {
 }
 
 function isAppOnly(t: RegisteredTool): boolean {
-  const ui = t.tool._meta?.ui as { visibility?: unknown } | undefined;
+  const ui = t.raw._meta?.ui as { visibility?: unknown } | undefined;
   return Array.isArray(ui?.visibility) && !ui.visibility.includes("model");
 }

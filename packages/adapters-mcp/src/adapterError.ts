@@ -11,7 +11,7 @@ export type AdapterErrorCode =
   | "EXTENSION_UNAVAILABLE"
   /** A server's reply was over the message size limit and was dropped (the server stays connected). */
   | "MESSAGE_TOO_LARGE"
-  /** tools/list repeated a cursor or exceeded the page limit. */
+  /** A prompts/resources listing repeated a cursor or exceeded the page limit. */
   | "FETCH_GUARD"
   /** The server answered with a JSON-RPC error or a reply that is not MCP. */
   | "PROTOCOL_ERROR"

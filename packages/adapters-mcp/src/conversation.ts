@@ -45,7 +45,23 @@ export interface ConversationOptions {
    * `toolledger clear` from the CLI), in ms. Default 250; 0 never looks.
    */
   followIntervalMs?: number;
+  /**
+   * D5: the host's permission or hook layer for the model's `enable_tools` calls. With it,
+   * a call records the request, asks this, and records the outcome: approved (checked then,
+   * against the registry of that moment) or denied with the reason it returns. A hook that
+   * throws denies, with its error as the reason. Without it, requests are answered at once.
+   */
+  authorizeEnable?: (request: EnableRequest) => Promise<EnableDecision> | EnableDecision;
 }
+
+/** D5: an `enable_tools` request awaiting the host's decision. */
+export interface EnableRequest {
+  conversationId: string;
+  callId: string;
+  names: string[];
+}
+
+export type EnableDecision = { approve: true } | { approve: false; reason: string };
 
 export interface CallToolOptions {
   /** Overrides the host's call timeout. */
@@ -106,6 +122,7 @@ export class Conversation {
   readonly #writer: StreamWriter;
   readonly #errors = new Subject<AdapterError>();
   readonly #payloads: PayloadCapture | null;
+  readonly #authorizeEnable: ConversationOptions["authorizeEnable"];
   #follow: NodeJS.Timeout | undefined;
   #following: Promise<unknown> | null = null;
   #closed = false;
@@ -117,6 +134,7 @@ export class Conversation {
     this.id = writer.streamId;
     const record = options.recordPayloads ?? false;
     this.#payloads = record === false ? null : record === true ? {} : record;
+    this.#authorizeEnable = options.authorizeEnable;
     this.events$ = writer.events$;
     this.state$ = combineLatest([writer.state$, host.state$]).pipe(
       map(([own, registry]) => this.#compose(own, registry)),
@@ -237,6 +255,71 @@ export class Conversation {
         };
   }
 
+  /**
+   * D5, two steps, first: records the model's request and nothing else; answer it later with
+   * `approveEnableTools` or `denyEnableTools`. A call id already used is refused (COMMAND_REJECTED).
+   */
+  async requestEnableTools(callId: string, names: string[]): Promise<void> {
+    await this.#writer.execute(() => ({ type: "RequestEnableTools", callId, names }));
+  }
+
+  /** D5: approves a pending request, validated now, against the registry of this moment. */
+  approveEnableTools(callId: string): Promise<EnableToolsOutcome> {
+    return this.#answer({ type: "ApproveEnableTools", callId });
+  }
+
+  /** D5: denies a pending request: a failed response carrying `reason`. */
+  denyEnableTools(callId: string, reason: string): Promise<EnableToolsOutcome> {
+    return this.#answer({ type: "DenyEnableTools", callId, reason });
+  }
+
+  async #answer(
+    command:
+      | { type: "ApproveEnableTools"; callId: string }
+      | {
+          type: "DenyEnableTools";
+          callId: string;
+          reason: string;
+        },
+  ): Promise<EnableToolsOutcome> {
+    const names = this.state.pending.find((p) => p.callId === command.callId)?.names ?? [];
+    const events = await this.#writer.execute(() => command);
+    const response = events[0];
+    if (response?.type !== "EnableToolsResponded")
+      throw new AdapterError("COMMAND_REJECTED", "the core decided no enable_tools response");
+    return response.ok
+      ? { ok: true, names: [...names] }
+      : {
+          ok: false,
+          error: response.error ?? { code: "FAILED", message: "enable_tools failed", invalid: [] },
+        };
+  }
+
+  /** D5: the model's enable_tools call, through the host's permission layer when it has one. */
+  async #enableForModel(callId: string, names: string[]): Promise<EnableToolsOutcome> {
+    const authorize = this.#authorizeEnable;
+    if (!authorize) return this.enableTools(callId, names);
+    try {
+      await this.requestEnableTools(callId, names);
+    } catch (error) {
+      const e = asAdapterError(error);
+      if (e.code !== "COMMAND_REJECTED") throw e;
+      return { ok: false, error: { code: "DUPLICATE_CALL_ID", message: e.message, invalid: [] } };
+    }
+    let decision: EnableDecision;
+    try {
+      decision = await authorize({ conversationId: this.id, callId, names: [...names] });
+    } catch (error) {
+      decision = {
+        approve: false,
+        reason: `the host's permission check failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+    return decision.approve
+      ? this.approveEnableTools(callId)
+      : this.denyEnableTools(callId, decision.reason || "denied by the host");
+  }
+
   /** D7: records a compaction. */
   async compact(): Promise<void> {
     await this.#writer.execute(() => ({ type: "Compact" }));
@@ -347,7 +430,7 @@ export class Conversation {
         error: { code: "INVALID_ARGUMENTS", name: ENABLE_TOOLS_NAME, message, suggestions: [] },
       };
     }
-    const outcome = await this.enableTools(callId, names);
+    const outcome = await this.#enableForModel(callId, names);
     const text = outcome.ok
       ? `Enabled ${names.join(", ")}. Their definitions are loaded; call them by these names.`
       : outcome.error.message;

@@ -95,16 +95,49 @@ describe("faults stay contained (R9 ToolsFetchFailed, E3 diagnostics)", () => {
     expect(await okText(s, "faulty__ok")).toBe("ok");
   });
 
-  it("a repeating cursor is stopped and recorded", async () => {
+  it("R9 a repeating cursor is stopped and recorded as a partial fetch that keeps what it gathered", async () => {
     const s = await session();
     await s.addExtensions([
       shipped("loop", "cursorLoop", ["--mode", "repeat"]),
       shipped("paged", "paged", ["--tools", "2"]),
     ]);
-    expect(failures(s)).toMatchObject([
-      { extension: "loop", error: expect.stringContaining("repeated cursor") },
+    expect(failures(s)).toEqual([]);
+    expect(s.diagnostics()).toContainEqual(
+      expect.objectContaining({
+        kind: "partial_fetch",
+        extension: "loop",
+        reason: expect.stringContaining("repeated cursor"),
+      }),
+    );
+    expect(s.listTools().map((t) => t.publicName)).toEqual([
+      "loop__looping_1",
+      "loop__looping_2",
+      "paged__tool_000",
+      "paged__tool_001",
     ]);
-    expect(s.listTools()).toHaveLength(2);
+  });
+
+  it("R9 a page that fails after the first is recorded as ToolsFetched with complete: false and the reason", async () => {
+    const s = await session();
+    await s.addExtension(
+      shipped("paged", "paged", ["--tools", "5", "--page-size", "2", "--fail-page", "3"]),
+    );
+    expect(s.listTools().map((t) => t.rawName)).toEqual([
+      "tool_000",
+      "tool_001",
+      "tool_002",
+      "tool_003",
+    ]);
+    const fetched = (await s.store.readAll())
+      .map((e) => e.event)
+      .filter((e) => e.type === "ToolsFetched");
+    expect(fetched.at(-1)).toMatchObject({
+      complete: false,
+      reason: expect.stringContaining('tools/list page 3 of extension "paged" failed'),
+    });
+    expect(s.diagnostics()).toContainEqual(
+      expect.objectContaining({ kind: "partial_fetch", extension: "paged" }),
+    );
   });
 
   it("a server that fails to start names its command and stderr tail, and the rest start", async () => {

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const limits = { requestTimeoutMs: 2_000, maxPages: 20 };
 
-describe("fetchTools (R9: every page, guarded)", () => {
+describe("fetchTools (R9: every page, guarded; a later page's failure is a partial fetch)", () => {
   it("collects every page of a paged server in the server's order", async () => {
     const c = await connect(shipped("paged", "paged", ["--tools", "25", "--page-size", "10"]));
     const { tools, pages } = await fetchTools(c, limits);
@@ -31,19 +31,40 @@ describe("fetchTools (R9: every page, guarded)", () => {
     });
   });
 
-  it("stops a server that repeats a cursor with FETCH_GUARD", async () => {
-    const c = await connect(shipped("loop", "cursorLoop", ["--mode", "repeat"]));
-    const error = await fetchTools(c, limits).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AdapterError);
-    expect((error as AdapterError).code).toBe("FETCH_GUARD");
-    expect((error as AdapterError).message).toMatch(/repeated cursor "again" after page 2/);
+  it("R9 a later page that fails ends a partial fetch that keeps the pages before it and says why", async () => {
+    const c = await connect(
+      shipped("paged", "paged", ["--tools", "25", "--page-size", "10", "--fail-page", "2"]),
+    );
+    const fetched = await fetchTools(c, limits);
+    expect(fetched.complete).toBe(false);
+    expect(fetched.tools.map((t) => t.name)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `tool_${String(i).padStart(3, "0")}`),
+    );
+    expect(fetched.reason).toMatch(/tools\/list page 2 of extension "paged" failed/);
+    expect(fetched.reason).toContain("page 2 is unavailable (--fail-page)");
   });
 
-  it("stops a server whose pages never end at maxPages", async () => {
+  it("R9 a failing first page fails the whole fetch", async () => {
+    const c = await connect(shipped("paged", "paged", ["--fail-page", "1"]));
+    const error = await fetchTools(c, limits).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AdapterError);
+    expect((error as AdapterError).message).toContain("page 1 is unavailable");
+  });
+
+  it("R9 a server that repeats a cursor is stopped: a partial fetch naming the cursor", async () => {
+    const c = await connect(shipped("loop", "cursorLoop", ["--mode", "repeat"]));
+    const fetched = await fetchTools(c, limits);
+    expect(fetched).toMatchObject({ complete: false, pages: 2 });
+    expect(fetched.tools.map((t) => t.name)).toEqual(["looping_1", "looping_2"]);
+    expect(fetched.reason).toMatch(/repeated cursor "again" after page 2/);
+  });
+
+  it("R9 a server whose pages never end is stopped at maxPages: a partial fetch", async () => {
     const c = await connect(shipped("endless", "cursorLoop", ["--mode", "endless"]));
-    const error = await fetchTools(c, { ...limits, maxPages: 7 }).catch((e: unknown) => e);
-    expect((error as AdapterError).code).toBe("FETCH_GUARD");
-    expect((error as AdapterError).message).toMatch(/did not end after 7 pages/);
+    const fetched = await fetchTools(c, { ...limits, maxPages: 7 });
+    expect(fetched).toMatchObject({ complete: false, pages: 7 });
+    expect(fetched.tools).toHaveLength(7);
+    expect(fetched.reason).toMatch(/did not end after 7 pages/);
   });
 
   it("times out a tools/list that never answers, per request", async () => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // toolledger-gateway: serves the aggregate of the extensions in a JSON config file to any
 // MCP client, over stdio (default) or streamable HTTP (`--http [--port N]`).
-//   {"extensions": [ExtensionConfig, …], "deferral": {"mode": "lookup", "alwaysLoad": []}}
+//   {"extensions": [ExtensionConfig, …], "deferral": {"mode": "lookup", "alwaysLoad": []},
+//    "outerPrefixBudget": 17}   (R14: room for the client's own tool-name prefix; optional)
 // Without "deferral", GOOSE_TOOL_DEFERRAL / GOOSE_TOOL_DEFERRAL_ALWAYS_LOAD apply (D1).
 // The event log is kept in memory; hosts that persist it use the library API with a store.
 import { readFileSync } from "node:fs";
@@ -15,6 +16,7 @@ interface GatewayConfig {
   deferral?: { mode: "off" | "lookup"; alwaysLoad?: string[] };
   callTimeoutMs?: number;
   requestTimeoutMs?: number;
+  outerPrefixBudget?: number;
 }
 
 const log = (line: string) => process.stderr.write(`toolledger-gateway: ${line}\n`);
@@ -46,6 +48,7 @@ if (deferral === undefined) {
 const session = await openSession({
   ...(config.callTimeoutMs ? { callTimeoutMs: config.callTimeoutMs } : {}),
   ...(config.requestTimeoutMs ? { requestTimeoutMs: config.requestTimeoutMs } : {}),
+  ...(config.outerPrefixBudget ? { outerPrefixBudget: config.outerPrefixBudget } : {}),
 });
 session.errors$.subscribe((error) => log(`${error.code}: ${error.message}`));
 await session.configureDeferral(deferral.mode, deferral.alwaysLoad ?? []);

@@ -65,6 +65,11 @@ export interface HostOptions {
   /** Stamps `at` on every event (E2: times come from the appender). */
   now?: () => Date;
   state?: StateOptions;
+  /**
+   * R14: characters the host's own client puts in front of every tool name it is served
+   * (`mcp__toolledger__` is 17); wire names stay within 64 minus this. Default 0.
+   */
+  outerPrefixBudget?: number;
 }
 
 export interface RetryPolicy {
@@ -201,6 +206,7 @@ export class ToolledgerHost {
     retry: RetryPolicy | null;
     now: () => Date;
     state: StateOptions;
+    outerPrefixBudget: number;
   }>;
 
   readonly #writer: StreamWriter;
@@ -230,6 +236,7 @@ export class ToolledgerHost {
       maxPages: options.maxPages ?? 100,
       maxMessageBytes: options.maxMessageBytes,
       refetchDebounceMs: options.refetchDebounceMs ?? 25,
+      outerPrefixBudget: options.outerPrefixBudget ?? 0,
       retry: options.retry ?? null,
       now: options.now ?? (() => new Date()),
       state: options.state ?? {},
@@ -526,11 +533,22 @@ export class ToolledgerHost {
     let command: Command;
     let failure: AdapterError | null = null;
     try {
-      const { tools } = await fetchTools(connection, {
+      const fetched = await fetchTools(connection, {
         requestTimeoutMs: this.options.requestTimeoutMs,
         maxPages: this.options.maxPages,
       });
-      command = { type: "RecordFetch", extension: key, startedAtVersion, tools };
+      command = {
+        type: "RecordFetch",
+        extension: key,
+        startedAtVersion,
+        tools: fetched.tools,
+        // R9: a partial listing is recorded as such, with why it stopped.
+        ...(fetched.complete ? {} : { complete: false, reason: fetched.reason ?? "partial" }),
+        // R14: wire names leave room for the prefix the host's own client puts in front.
+        ...(this.options.outerPrefixBudget > 0
+          ? { outerPrefixBudget: this.options.outerPrefixBudget }
+          : {}),
+      };
     } catch (error) {
       const e = asAdapterError(error);
       if (e.code === "SESSION_CLOSED") return null;

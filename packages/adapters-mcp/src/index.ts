@@ -13,6 +13,8 @@ export {
   type CallToolOutcome,
   Conversation,
   type ConversationOptions,
+  type EnableDecision,
+  type EnableRequest,
   type EnableToolsOutcome,
   newConversationId,
   openConversation,

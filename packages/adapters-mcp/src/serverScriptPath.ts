@@ -19,6 +19,7 @@ export const SERVER_NAMES = [
   "environment",
   "slowStart",
   "reference",
+  "malformed",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

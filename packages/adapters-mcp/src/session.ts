@@ -136,6 +136,19 @@ export class ToolledgerSession {
     return this.conversation.enableTools(callId, names);
   }
 
+  /** D5 two steps: see Conversation.requestEnableTools. */
+  requestEnableTools(callId: string, names: string[]): Promise<void> {
+    return this.conversation.requestEnableTools(callId, names);
+  }
+
+  approveEnableTools(callId: string): Promise<EnableToolsOutcome> {
+    return this.conversation.approveEnableTools(callId);
+  }
+
+  denyEnableTools(callId: string, reason: string): Promise<EnableToolsOutcome> {
+    return this.conversation.denyEnableTools(callId, reason);
+  }
+
   compact(): Promise<void> {
     return this.conversation.compact();
   }

@@ -92,7 +92,7 @@ describe(`the token figure (${TOKENIZER}) on real tool lists`, () => {
       const tools = listTools(state);
       expect(tools.length).toBeGreaterThan(5);
       const expected = tools.reduce(
-        (n, t) => n + o200k(definition(t.publicName, t.tool.description, t.tool.inputSchema)),
+        (n, t) => n + o200k(definition(t.publicName, t.raw.description, t.raw.inputSchema)),
         0,
       );
       expect(contextTokens(state)).toEqual({ received: expected, deferralOff: expected });
@@ -130,7 +130,7 @@ describe(`the token figure (${TOKENIZER}) on real tool lists`, () => {
             ENABLE_TOOLS_TOOL.inputSchema,
           ),
         ) +
-        o200k(definition(target.publicName, target.tool.description, target.tool.inputSchema)) +
+        o200k(definition(target.publicName, target.raw.description, target.raw.inputSchema)) +
         o200k(after.systemPrompt!),
       deferralOff: off,
     });
@@ -146,7 +146,7 @@ describe(`the token figure (${TOKENIZER}) on real tool lists`, () => {
       const on = modelView(registry(names, "lookup"));
       const offTools = listTools(registry(names, "off"));
       const texts = offTools.map((t) =>
-        definition(t.publicName, t.tool.description, t.tool.inputSchema),
+        definition(t.publicName, t.raw.description, t.raw.inputSchema),
       );
       const received = [
         ...on.tools.map((t) => definition(t.name, t.description, t.inputSchema)),

@@ -1,4 +1,11 @@
-import { isAppOnly, listTools, type McpTool, modelView, type State } from "@toolledger/core";
+import {
+  isAppOnly,
+  listTools,
+  type McpTool,
+  modelView,
+  type State,
+  servedTool,
+} from "@toolledger/core";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 /** The tokenizer behind every figure: OpenAI's o200k_base (GPT-4o, GPT-4.1, o-series), run locally. */
@@ -65,7 +72,8 @@ export function contextTokens(state: State): ContextTokens {
   let received = promptTokens(view.systemPrompt);
   for (const tool of view.tools) received += toolTokens(tool);
   let deferralOff = 0;
-  for (const tool of listTools(state)) if (!isAppOnly(tool)) deferralOff += toolTokens(tool.tool);
+  for (const tool of listTools(state))
+    if (!isAppOnly(tool)) deferralOff += toolTokens(servedTool(state, tool));
   return { received, deferralOff };
 }
 

@@ -6,8 +6,10 @@ import {
   findTool,
   initialState,
   listTools,
+  MAX_WIRE_NAME_LENGTH,
   resolveTool,
   type State,
+  WIRE_NAME_PATTERN,
 } from "@toolledger/core";
 import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
@@ -38,7 +40,7 @@ function byPosition(a: Position, b: Position): number {
 }
 
 export interface Reason {
-  /** The spec rule that decides it (R…, D…). */
+  /** The rule that decides it (R…, D…), as numbered in docs/rules.md. */
   rule: string;
   text: string;
   /** Positions of the events that decided it, in order. */
@@ -50,6 +52,8 @@ export interface Explanation {
   asked: string;
   /** The public name it stands for (after R13 recovery), when known. */
   publicName: string;
+  /** R14: the name models are served, when the tool is registered (the public name when it fits). */
+  wireName: string | null;
   extension: string | null;
   rawName: string | null;
   status: ToolStatus;
@@ -172,6 +176,7 @@ function explainEnableTools(entries: readonly LogEntry[]): Explanation {
   return {
     asked: ENABLE_TOOLS_NAME,
     publicName: ENABLE_TOOLS_NAME,
+    wireName: lookup ? ENABLE_TOOLS_NAME : null,
     extension: null,
     rawName: null,
     status: "builtin",
@@ -221,6 +226,16 @@ function explainRegistryTool(
 ): Omit<Explanation, "calls"> {
   let state = initialState();
   for (const step of foldEntries(entries)) state = step.state;
+  const explanation = explainInState(state, entries, name);
+  const registered = resolveTool(state, explanation.publicName, { includeHidden: true });
+  return { ...explanation, wireName: registered.ok ? registered.wireName : null };
+}
+
+function explainInState(
+  state: State,
+  entries: readonly LogEntry[],
+  name: string,
+): Omit<Explanation, "calls" | "wireName"> {
   const resolved = resolveTool(state, name, { includeHidden: true });
   const publicName = resolved.ok ? resolved.publicName : name.trim();
   const facts = collect(entries, publicName);
@@ -245,11 +260,18 @@ function explainRegistryTool(
         : `${publicName} is ${JSON.stringify(ext.name)}'s tool ${tool.rawName}, renamed with the extension key ${tool.owner}${ext.name === tool.owner ? "" : ` (derived from the display name ${JSON.stringify(ext.name)})`} and "__"`,
       positions: [...added, ...fetched],
     });
+    if (tool.wireName !== publicName) {
+      reasons.push({
+        rule: "R14",
+        text: `${publicName} is not a name every model API accepts (${WIRE_NAME_PATTERN.source}${publicName.length > MAX_WIRE_NAME_LENGTH ? `, and it has ${publicName.length} characters` : ""}); models are served it as ${tool.wireName}, and both names resolve`,
+        positions: fetched,
+      });
+    }
     const owners = collisionOwners(state, publicName);
     if (owners && owners.length > 1) {
       reasons.push({
         rule: "R10",
-        text: `${owners.slice(1).join(", ")} also produce ${publicName}; ${tool.owner} wins because extensions are ordered by key`,
+        text: `${owners.slice(1).join(", ")} also produce ${publicName}; ${tool.owner} wins because visible extensions come before hidden ones, then extensions by key`,
         positions: owners.flatMap((o) => at(facts.fetched, o)).sort(byPosition),
       });
     }
@@ -273,7 +295,7 @@ function explainRegistryTool(
         summary = `${publicName} is app-only: the model never sees, defers or enables it`;
         reasons.push({
           rule: "D3",
-          text: `its _meta.ui.visibility is ${JSON.stringify((tool.tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility)}, without "model"`,
+          text: `its _meta.ui.visibility is ${JSON.stringify((tool.raw._meta?.ui as { visibility?: unknown } | undefined)?.visibility)}, without "model"`,
           positions: fetched,
         });
         break;
@@ -319,7 +341,7 @@ function explainRegistryTool(
     const winner = owners[0] ?? "another extension";
     reasons.push({
       rule: "R10",
-      text: `${key}'s ${t.rawName} and ${winner}'s tool both have the public name ${publicName}; ${winner} comes first by key and wins`,
+      text: `${key}'s ${t.rawName} and ${winner}'s tool both have the public name ${publicName}; ${winner} comes first (visible extensions before hidden ones, then by key) and wins`,
       positions: owners.flatMap((o) => at(facts.fetched, o)).sort(byPosition),
     });
     return {

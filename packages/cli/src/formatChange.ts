@@ -25,6 +25,10 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.yellow("~")} ${c.from} renamed to ${c.to} (${c.extension}'s ${c.rawName})`;
     case "tools_rejected":
       return `${style.yellow("!")} ${c.extension} sent tools that were not registered: ${list(c.tools.map((t) => `${t.rawName} (${t.reason})`))}`;
+    case "wire_names":
+      return `${style.yellow("~")} served to models as (R14): ${list(c.tools.map((t) => `${t.publicName} → ${t.wireName}`))}`;
+    case "partial_fetch":
+      return `${style.yellow("!")} ${c.extension}'s tool list is partial: ${c.reason}`;
     case "collision":
       return `${style.yellow("!")} collision on ${c.publicName}: ${c.winner} wins, ${c.losers.join(", ")} lost it`;
     case "collision_resolved":
@@ -53,6 +57,8 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.dim("ignored:")} ${c.reason}`;
     case "list_changed":
       return `${c.extension} said tools/list_changed`;
+    case "host_invalidated":
+      return "the host invalidated every extension's tools";
     case "catalog_changed":
       return `${c.extension}'s ${c.list}: ${[
         ...(c.added.length > 0 ? [`${style.green("+")} ${list(c.added)}`] : []),

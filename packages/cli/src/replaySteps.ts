@@ -27,10 +27,17 @@ export type Change =
   | { kind: "tools_removed"; extension: string; names: string[] }
   | { kind: "tool_renamed"; extension: string; rawName: string; from: string; to: string }
   | { kind: "tools_rejected"; extension: string; tools: { rawName: string; reason: string }[] }
+  | {
+      kind: "wire_names";
+      extension: string;
+      /** R14: tools served to models under another name than their public name. */
+      tools: { publicName: string; wireName: string }[];
+    }
   | { kind: "collision"; publicName: string; winner: string; losers: string[] }
   | { kind: "collision_resolved"; publicName: string }
   | { kind: "stale_fetch_ignored"; extension: string; startedAtVersion: number; version: number }
   | { kind: "fetch_failed"; extension: string; error: string }
+  | { kind: "partial_fetch"; extension: string; reason: string }
   | { kind: "deferral"; mode: string; alwaysLoad: string[] }
   | { kind: "enable_requested"; callId: string; names: string[] }
   | { kind: "enabled"; names: string[] }
@@ -56,6 +63,7 @@ export type Change =
     }
   | { kind: "host_started"; hostname: string; run: number }
   | { kind: "list_changed"; extension: string }
+  | { kind: "host_invalidated" }
   | {
       kind: "conversation_started";
       client: string | null;
@@ -162,6 +170,9 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     if (b && b.fetch.status === "failed" && a?.fetch !== b.fetch) {
       changes.push({ kind: "fetch_failed", extension: key, error: b.fetch.error ?? "" });
     }
+    if (b && b.fetch.status === "partial" && a?.fetch !== b.fetch) {
+      changes.push({ kind: "partial_fetch", extension: key, reason: b.fetch.error ?? "" });
+    }
     if (b) catalogChanges(key, a, b, changes);
     if (a && b) toolChanges(key, a, b, changes);
     else if (b && b.tools.length > 0)
@@ -176,6 +187,14 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
         extension: key,
         tools: b.rejected.map((r) => ({ rawName: r.rawName, reason: r.reason })),
       });
+    }
+    if (b && b.tools !== a?.tools) {
+      // R14: show both names of a tool whose served name differs, when it first gets it.
+      const served = new Map((a?.tools ?? []).map((t) => [t.publicName, t.wireName] as const));
+      const renamed = b.tools
+        .filter((t) => t.wireName !== t.publicName && served.get(t.publicName) !== t.wireName)
+        .map((t) => ({ publicName: t.publicName, wireName: t.wireName }));
+      if (renamed.length > 0) changes.push({ kind: "wire_names", extension: key, tools: renamed });
     }
   }
   if (before.collisions !== after.collisions) {
@@ -205,8 +224,13 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
   }
   switch (event.type) {
     case "ToolsInvalidated":
-      // R11: the extension that said tools/list_changed (its refetch follows as ToolsFetched).
-      changes.push({ kind: "list_changed", extension: event.extension });
+      // R11: the extension that said tools/list_changed (its refetch follows as ToolsFetched),
+      // or, without one, the host's own invalidate.
+      changes.push(
+        event.extension === undefined
+          ? { kind: "host_invalidated" }
+          : { kind: "list_changed", extension: event.extension },
+      );
       break;
     case "HostStarted":
       changes.push({ kind: "host_started", hostname: event.hostname, run: after.host?.runs ?? 1 });

@@ -32,6 +32,8 @@ interface HostStartOptions {
   now: () => Date;
   version?: string;
   env: Env;
+  /** R14: characters the client puts in front of every tool name (`serve --name-prefix`). */
+  outerPrefixBudget?: number;
   /** Largest stdio message read from a server (serve --max-message-mb). */
   maxMessageBytes?: number;
 }
@@ -175,6 +177,7 @@ async function openReportingHost(
   reportWarnings(config, o);
   const host = await openHost({
     ...(options.store ? { store: options.store } : {}),
+    ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
     ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),

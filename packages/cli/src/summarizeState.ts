@@ -15,6 +15,8 @@ import type { Style } from "./style.js";
 /** A registered tool with its class in the model view (D3/D4), as the CLI prints it. */
 export interface ToolRow {
   name: string;
+  /** R14: the name models are served, when it differs from the public name. */
+  wireName?: string;
   extension: string;
   rawName: string;
   class: string;
@@ -25,6 +27,8 @@ export function toolRow(state: State, t: RegisteredTool): ToolRow {
   const c = classifyTool(state, t);
   return {
     name: t.publicName,
+    // R14: only when models are served another name, so rows of logs without one are unchanged.
+    ...(t.wireName === t.publicName ? {} : { wireName: t.wireName }),
     extension: t.owner,
     rawName: t.rawName,
     class: c.class,
@@ -84,7 +88,8 @@ export function summarizeState(
     enabled: [...state.enabled],
     pending: state.pending.map((p) => ({ callId: p.callId, names: [...p.names] })),
     staleExtensions: [...stale],
-    diagnostics: diagnostics(state),
+    // R8/R10: a diagnostic that names a hidden extension only with --include-hidden.
+    diagnostics: diagnostics(state, { includeHidden }),
     hiddenOmitted: {
       extensions: extensionKeys(state).length - extensions.length,
       tools: all.length - visible.length,

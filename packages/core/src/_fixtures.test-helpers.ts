@@ -1,6 +1,7 @@
 // Shared builders for the core's tests: states are made the way a host makes them,
 // through decide + evolve, never by writing state objects by hand.
-import { type Command, decide } from "./decide.js";
+import type { Command } from "./command.js";
+import { decide } from "./decide.js";
 import type { McpTool, ToolledgerEvent } from "./events.js";
 import { evolve } from "./evolve.js";
 import { initialState, type State, type StateOptions } from "./state.js";

@@ -1,11 +1,29 @@
 import { classifyTool } from "./classifyTool.js";
 import { downExtension } from "./downExtension.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
-import { type ResolvedTool, type ResolveOptions, resolveTool } from "./resolveTool.js";
+import {
+  type ResolvedTool,
+  type ResolveOptions,
+  resolveTool,
+  stripMangling,
+} from "./resolveTool.js";
 import type { State } from "./state.js";
 
+/** D4/D5: `enable_tools` in lookup mode: the host answers it itself (no server owns it). */
+export interface BuiltinCall {
+  ok: true;
+  builtin: true;
+  publicName: typeof ENABLE_TOOLS_NAME;
+  wireName: typeof ENABLE_TOOLS_NAME;
+  /** Empty: no extension owns the built-in. */
+  extension: "";
+  rawName: typeof ENABLE_TOOLS_NAME;
+  recovered: boolean;
+}
+
 export type CheckCallResult =
-  | ResolvedTool
+  | (ResolvedTool & { builtin?: false })
+  | BuiltinCall
   | {
       ok: false;
       error: {
@@ -32,6 +50,22 @@ export function checkCall(
   name: string,
   options: ResolveOptions = {},
 ): CheckCallResult {
+  if (state.deferral.mode === "lookup") {
+    // The model view offers the built-in in lookup mode, and it wins over a registry tool
+    // of that name (D4); R13's mangled forms reach it too.
+    const stripped = stripMangling(name);
+    if (name === ENABLE_TOOLS_NAME || stripped === ENABLE_TOOLS_NAME) {
+      return {
+        ok: true,
+        builtin: true,
+        publicName: ENABLE_TOOLS_NAME,
+        wireName: ENABLE_TOOLS_NAME,
+        extension: "",
+        rawName: ENABLE_TOOLS_NAME,
+        recovered: name !== ENABLE_TOOLS_NAME,
+      };
+    }
+  }
   const resolved = resolveTool(state, name, options);
   if (!resolved.ok) {
     const down =
@@ -57,7 +91,7 @@ export function checkCall(
       error: {
         code: "APP_ONLY_TOOL",
         name,
-        message: `tool ${resolved.publicName} is app-only (its _meta.ui.visibility excludes "model"); the model cannot call it`,
+        message: `tool ${resolved.wireName} is app-only (its _meta.ui.visibility excludes "model"); the model cannot call it`,
         suggestions: [],
       },
     };
@@ -68,8 +102,8 @@ export function checkCall(
       error: {
         code: "TOOL_NOT_ENABLED",
         name,
-        message: `tool ${resolved.publicName} is deferred: call ${ENABLE_TOOLS_NAME} with {"names": [${JSON.stringify(resolved.publicName)}]} first, then call it again`,
-        suggestions: [resolved.publicName],
+        message: `tool ${resolved.wireName} is deferred: call ${ENABLE_TOOLS_NAME} with {"names": [${JSON.stringify(resolved.wireName)}]} first, then call it again`,
+        suggestions: [resolved.wireName],
       },
     };
   }

@@ -6,7 +6,7 @@ import type { RegisteredTool, State } from "./state.js";
  * non-array visibility counts as visible.
  */
 export function isAppOnly(tool: RegisteredTool): boolean {
-  const ui = tool.tool._meta?.ui;
+  const ui = tool.raw._meta?.ui;
   if (typeof ui !== "object" || ui === null) return false;
   const visibility = (ui as { visibility?: unknown }).visibility;
   return Array.isArray(visibility) && !visibility.includes("model");
@@ -30,9 +30,18 @@ export function classifyTool(state: State, tool: RegisteredTool): Classification
   if (isAppOnly(tool)) return { class: "app-only" };
   if (state.deferral.mode === "off") return { class: "eager", reason: "deferral-off" };
   if (ext.kind === "platform") return { class: "eager", reason: "platform" };
-  if (state.deferral.alwaysLoad.includes(tool.publicName))
+  // D2/R14: an entry may name the tool by its public name or by the wire name the model sees.
+  const { alwaysLoad } = state.deferral;
+  if (
+    alwaysLoad.includes(tool.publicName) ||
+    (tool.wireName !== tool.publicName && alwaysLoad.includes(tool.wireName))
+  )
     return { class: "eager", reason: "always-load" };
-  if (isEnabled(state, tool.publicName)) return { class: "eager", reason: "enabled" };
+  if (
+    isEnabled(state, tool.publicName) ||
+    (tool.wireName !== tool.publicName && isEnabled(state, tool.wireName))
+  )
+    return { class: "eager", reason: "enabled" };
   return { class: "deferred" };
 }
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Command, decide } from "./decide.js";
+import type { Command } from "./command.js";
+import { decide } from "./decide.js";
 import { diagnostics } from "./diagnostics.js";
 import type { StoredEvent } from "./eventStore.js";
 import type { McpTool, ToolledgerEvent } from "./events.js";

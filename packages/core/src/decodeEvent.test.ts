@@ -147,4 +147,93 @@ describe("E1/E2 decodeEvent", () => {
     // About 5% of the candidates take the fast path; far fewer would mean it is never exercised.
     expect(taken).toBeGreaterThan(20);
   });
+
+  it("property: the ToolsFetched fast path gives exactly the schema's result, key order included", () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.constant(undefined));
+    const json = fc.jsonValue({ maxDepth: 2 });
+    const mostly = <T>(good: fc.Arbitrary<T>) =>
+      fc.oneof({ weight: 20, arbitrary: good }, { weight: 1, arbitrary: fc.oneof(value, json) });
+    const toolKeys = ["name", "title", "description", "inputSchema", "annotations", "_meta", "x"];
+    const tool = fc
+      .record(
+        {
+          name: fc.oneof({ weight: 30, arbitrary: fc.string() }, { weight: 1, arbitrary: value }),
+          title: mostly(fc.string()),
+          description: fc.oneof(
+            { weight: 5, arbitrary: fc.string() },
+            { weight: 1, arbitrary: value },
+          ),
+          inputSchema: json,
+          annotations: json,
+          _meta: fc.oneof(
+            {
+              weight: 20,
+              arbitrary: fc.dictionary(fc.constantFrom("a", "b", "c", "d", "__proto__"), json, {
+                maxKeys: 2,
+              }),
+            },
+            { weight: 1, arbitrary: json },
+          ),
+          x: json,
+        },
+        { requiredKeys: ["name"] },
+      )
+      // Key order as a server might send it: sometimes the schema's, sometimes shuffled.
+      .chain((t) =>
+        fc
+          .oneof(
+            fc.constant(toolKeys),
+            fc.shuffledSubarray(toolKeys, { minLength: toolKeys.length }),
+          )
+          .map((order) => {
+            const out: Record<string, unknown> = {};
+            for (const k of order) if (k in t) out[k] = (t as Record<string, unknown>)[k];
+            // Through JSON text, as read from a log (`__proto__` becomes an own key, undefined goes).
+            return JSON.parse(JSON.stringify(out)) as unknown;
+          }),
+      );
+    const candidate = fc.record(
+      {
+        type: fc.constant("ToolsFetched"),
+        v: fc.constantFrom(1, 1, 1, 1, 1, 2),
+        at: mostly(fc.string()),
+        extension: fc.oneof({ weight: 9, arbitrary: fc.string() }, { weight: 1, arbitrary: value }),
+        startedAtVersion: fc.oneof(
+          { weight: 9, arbitrary: fc.nat() },
+          { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -3, max: -1 }), fc.double(), value) },
+        ),
+        tools: fc.oneof(
+          { weight: 9, arbitrary: fc.array(tool, { maxLength: 4 }) },
+          { weight: 1, arbitrary: json },
+        ),
+        complete: mostly(fc.boolean()),
+        reason: mostly(fc.string()),
+        wireNames: mostly(
+          fc.array(fc.record({ rawName: fc.string(), wireName: fc.string() }), { maxLength: 2 }),
+        ),
+        // Rarely: a key the schema drops, or one present with undefined (JS hosts, not JSON).
+        extra: fc.oneof(
+          { weight: 1, arbitrary: value },
+          { weight: 20, arbitrary: fc.constant("drop") },
+        ),
+      },
+      { requiredKeys: ["type", "v", "extension", "startedAtVersion", "tools"] },
+    );
+    let taken = 0;
+    fc.assert(
+      fc.property(candidate, (generated) => {
+        const raw: Record<string, unknown> = { ...generated };
+        if (raw.extra === "drop") delete raw.extra;
+        const fast = decodeCommonEvent(raw);
+        if (fast === undefined) return;
+        taken++;
+        const parsed = ToolledgerEventSchema.safeParse(raw);
+        expect(parsed.success).toBe(true);
+        expect(fast).toEqual(parsed.data);
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(parsed.data));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(taken).toBeGreaterThan(200);
+  });
 });

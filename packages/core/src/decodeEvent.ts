@@ -27,6 +27,11 @@ const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
  * versions are typed errors, never silent skips.
  */
 export function decodeEvent(json: unknown): DecodeResult {
+  // The commonest events first: they are known, current-version types by construction.
+  if (typeof json === "object" && json !== null) {
+    const fast = decodeCommonEvent(json as Record<string, unknown>);
+    if (fast) return { ok: true, event: fast };
+  }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     return fail("NOT_AN_OBJECT", "", "an event must be a JSON object with `type` and `v`");
   }
@@ -45,8 +50,6 @@ export function decodeEvent(json: unknown): DecodeResult {
       `${raw.type} has schema version ${raw.v}, newer than the supported version ${EVENT_SCHEMA_VERSION}; upgrade toolledger to read it`,
     );
   }
-  const fast = decodeCommonEvent(raw);
-  if (fast) return { ok: true, event: fast };
   const parsed = ToolledgerEventSchema.safeParse(json);
   if (parsed.success) return { ok: true, event: parsed.data };
   const issue = parsed.error.issues[0];
@@ -87,11 +90,131 @@ function fail(code: DecodeErrorCode, path: string, message: string): DecodeResul
  * the schema's to the key order, so stored JSON and retry fingerprints do not depend on it.
  */
 export function decodeCommonEvent(raw: Record<string, unknown>): ToolledgerEvent | undefined {
-  if (raw.type !== "ToolsInvalidated" || raw.v !== EVENT_SCHEMA_VERSION) return undefined;
+  if (raw.v !== EVENT_SCHEMA_VERSION) return undefined;
+  if (raw.type === "ToolsFetched") return decodeToolsFetched(raw);
+  if (raw.type !== "ToolsInvalidated") return undefined;
   const { extension, at } = raw;
-  if (typeof extension !== "string") return undefined;
+  // Already the schema's output (the usual line of a log): the parsed object itself, no copy.
+  if (typeof at === "string" && typeof extension === "string" && hasKeys(raw, INVALIDATED_KEYS))
+    return raw as ToolledgerEvent;
+  if (typeof extension !== "string") {
+    // R11: the host's own invalidate has no extension.
+    if ("extension" in raw) return undefined;
+    if (typeof at === "string") return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, at };
+    return "at" in raw ? undefined : { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION };
+  }
   if (typeof at === "string")
     return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, at, extension };
   if (!("at" in raw)) return { type: "ToolsInvalidated", v: EVENT_SCHEMA_VERSION, extension };
   return undefined;
+}
+
+const FETCH_KEYS: ReadonlySet<string> = new Set([
+  "type",
+  "v",
+  "at",
+  "extension",
+  "startedAtVersion",
+  "tools",
+  "complete",
+  "reason",
+  "wireNames",
+]);
+/** McpToolSchema's keys in its order (zod's output lists them first, in this order). */
+const TOOL_KEYS: ReadonlyMap<string, number> = new Map(
+  ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"].map(
+    (k, i) => [k, i],
+  ),
+);
+
+/**
+ * `ToolsFetched` (each fetch carries every tool) without zod: the schema copies every tool,
+ * this keeps the parsed ones, which the schema's output equals key for key. Anything it
+ * would change (an unknown top-level key, a tool whose keys are out of the schema's order,
+ * a `_meta` it would copy differently) goes through the schema instead.
+ */
+function decodeToolsFetched(raw: Record<string, unknown>): ToolledgerEvent | undefined {
+  for (const key in raw) if (!FETCH_KEYS.has(key) || raw[key] === undefined) return undefined;
+  const { at, extension, startedAtVersion, tools, complete, reason, wireNames } = raw;
+  if (at !== undefined && typeof at !== "string") return undefined;
+  if (typeof extension !== "string") return undefined;
+  if (!Number.isSafeInteger(startedAtVersion) || (startedAtVersion as number) < 0) return undefined;
+  if (!Array.isArray(tools)) return undefined;
+  for (let i = 0; i < tools.length; i++) if (!isPlainTool(tools[i])) return undefined;
+  if (complete !== undefined && typeof complete !== "boolean") return undefined;
+  if (reason !== undefined && typeof reason !== "string") return undefined;
+  if (wireNames !== undefined && !isWireNameList(wireNames)) return undefined;
+  // Keys already in the schema's order: the parsed object is the schema's output.
+  if (inSchemaOrder(raw)) return raw as ToolledgerEvent;
+  const event: Record<string, unknown> = { type: "ToolsFetched", v: EVENT_SCHEMA_VERSION };
+  if (at !== undefined) event.at = at;
+  event.extension = extension;
+  event.startedAtVersion = startedAtVersion;
+  event.tools = tools;
+  if (complete !== undefined) event.complete = complete;
+  if (reason !== undefined) event.reason = reason;
+  if (wireNames !== undefined) event.wireNames = wireNames;
+  return event as ToolledgerEvent;
+}
+
+/** A tool McpToolSchema accepts and would output unchanged (same keys, same order). */
+function isPlainTool(tool: unknown): boolean {
+  if (typeof tool !== "object" || tool === null || Array.isArray(tool)) return false;
+  if (Object.getPrototypeOf(tool) !== Object.prototype) return false;
+  const t = tool as Record<string, unknown>;
+  let last = -1;
+  let extra = false;
+  for (const key in t) {
+    const at = TOOL_KEYS.get(key);
+    if (at === undefined) {
+      extra = true;
+      continue;
+    }
+    if (extra || at < last || t[key] === undefined) return false;
+    last = at;
+  }
+  if (typeof t.name !== "string") return false;
+  if (t.title !== undefined && typeof t.title !== "string") return false;
+  if (t.description !== undefined && typeof t.description !== "string") return false;
+  const meta = t._meta;
+  if (meta !== undefined) {
+    // zod's record keeps plain objects only, and drops a `__proto__` key.
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return false;
+    if (Object.getPrototypeOf(meta) !== Object.prototype || Object.hasOwn(meta, "__proto__"))
+      return false;
+  }
+  return true;
+}
+
+function isWireNameList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
+    const keys = Object.keys(item);
+    if (keys.length !== 2 || keys[0] !== "rawName" || keys[1] !== "wireName") return false;
+    const { rawName, wireName } = item as Record<string, unknown>;
+    if (typeof rawName !== "string" || typeof wireName !== "string") return false;
+  }
+  return true;
+}
+
+const INVALIDATED_KEYS = ["type", "v", "at", "extension"] as const;
+const FETCH_ORDER: ReadonlyMap<string, number> = new Map([...FETCH_KEYS].map((k, i) => [k, i]));
+
+/** Exactly these own keys, in this order. */
+function hasKeys(raw: Record<string, unknown>, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in raw) if (key !== keys[i++]) return false;
+  return i === keys.length;
+}
+
+/** The (known, checked) top-level keys of a ToolsFetched appear in the schema's order. */
+function inSchemaOrder(raw: Record<string, unknown>): boolean {
+  let last = -1;
+  for (const key in raw) {
+    const at = FETCH_ORDER.get(key)!;
+    if (at < last) return false;
+    last = at;
+  }
+  return true;
 }

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkCall } from "./checkCall.js";
-import { type Command, decide } from "./decide.js";
+import type { Command } from "./command.js";
+import { decide } from "./decide.js";
 import { type McpTool, type ToolledgerEvent, EVENT_SCHEMA_VERSION as v } from "./events.js";
 import { evolve } from "./evolve.js";
 import { ENABLE_TOOLS_NAME, modelView } from "./modelView.js";

@@ -220,7 +220,7 @@ describe("D4 classes and the model view", () => {
     expect(modelView(h.state).deferred).toEqual(["github__create_issue"]);
   });
 
-  it("D4 sorts schemas and deferred names byte-wise by public name (not by UTF-16 code unit)", () => {
+  it("D4/R12 sorts byte-wise by public name (not by UTF-16 code unit); the model view by the wire names it serves (R14)", () => {
     const raw = ["zeta", "Zeta", "a\u{1F600}", "a\uE000", "a_b", "a"];
     const h = host();
     h.add("core", { kind: "platform", exposeUnprefixed: true });
@@ -232,17 +232,24 @@ describe("D4 classes and the model view", () => {
     );
     h.run({ type: "ConfigureDeferral", mode: "lookup" });
     // Code point order: "Z" < "a" < "a_" < "a\uE000" < "a\u{1F600}" < "e" < "z".
-    expect(viewNames(h.state)).toEqual([
+    expect(listTools(h.state, { extension: "core" }).map((t) => t.publicName)).toEqual([
       "Zeta",
       "a",
       "a_b",
       "a\uE000",
       "a\u{1F600}",
-      ENABLE_TOOLS_NAME,
       "zeta",
     ]);
-    const deferred = ["Zeta2", "a2", "a_b2", "a\uE0002", "a\u{1F600}2", "zeta2"];
-    expect(modelView(h.state).deferred).toEqual(deferred);
+    // Non-ASCII names are served as wire names (readable head, hash), sorted as served.
+    const served = viewNames(h.state);
+    expect(served).toEqual([...served].sort());
+    expect(served.slice(0, 2)).toEqual(["Zeta", "a"]);
+    expect(served).toEqual(expect.arrayContaining(["a_b", ENABLE_TOOLS_NAME, "zeta"]));
+    expect(served.filter((n) => /^a__[0-9a-z]{8}$/.test(n))).toHaveLength(2);
+    const deferred = modelView(h.state).deferred;
+    expect(deferred).toEqual([...deferred].sort());
+    expect(deferred).toHaveLength(6);
+    for (const name of [...served, ...deferred]) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const lines = modelView(h.state).systemPrompt!.split("\n");
     expect(lines.filter((l) => l.startsWith("- "))).toEqual(deferred.map((n) => `- ${n}`));
   });

@@ -1,5 +1,5 @@
 import { hget, hkeys } from "./_hashDict.js";
-import { winnerOf } from "./_registry.js";
+import { winnerOf, wireWinner } from "./_registry.js";
 import { catalog } from "./catalog.js";
 import type { Anomaly } from "./events.js";
 import type { State } from "./state.js";
@@ -15,6 +15,7 @@ export type Diagnostic =
       message: string;
     }
   | { kind: "fetch_failed"; extension: string; error: string; message: string }
+  | { kind: "partial_fetch"; extension: string; reason: string; message: string }
   | { kind: "rejected_tool"; extension: string; rawName: string; reason: string; message: string }
   | { kind: "anomaly"; anomaly: Anomaly["kind"]; callId: string; message: string }
   | { kind: "unknown_always_load"; name: string; message: string }
@@ -41,23 +42,45 @@ const anomalyText: Record<Anomaly["kind"], string> = {
   duplicate_response: "an enable_tools request was answered twice",
 };
 
-/** E3: everything the registry and the conversation have to report, in a stable order. */
-export function diagnostics(state: State): Diagnostic[] {
+export interface DiagnosticsOptions {
+  /** R8/R10: include diagnostics that name hidden extensions (host-internal use only). */
+  includeHidden?: boolean;
+}
+
+/**
+ * E3: everything the registry and the conversation have to report, in a stable order. A
+ * diagnostic that names a hidden extension is reported only with `includeHidden` (R8, R10).
+ */
+export function diagnostics(state: State, options: DiagnosticsOptions = {}): Diagnostic[] {
+  const includeHidden = options.includeHidden ?? false;
+  const visible = (key: string) => includeHidden || hget(state.extensions, key)?.hidden !== true;
   const out: Diagnostic[] = [];
-  for (const [publicName, owners] of Object.entries(state.collisions).sort(([a], [b]) =>
+  for (const [publicName, all] of Object.entries(state.collisions).sort(([a], [b]) =>
     a < b ? -1 : 1,
   )) {
+    // Hidden owners come last (R10), so dropping them never changes the winner.
+    const owners = all.filter(visible);
+    if (owners.length < 2) continue;
     const [winner, ...losers] = owners;
     out.push({
       kind: "collision",
       publicName,
       winner: winner!,
       losers,
-      message: `${publicName} is produced by ${owners.join(", ")}; ${winner} wins (extensions by key), ${losers.join(", ")} lost it`,
+      message: `${publicName} is produced by ${owners.join(", ")}; ${winner} wins (visible extensions before hidden ones, then by key), ${losers.join(", ")} lost it`,
     });
   }
   for (const key of hkeys(state.extensions).sort()) {
+    if (!visible(key)) continue;
     const ext = hget(state.extensions, key)!;
+    if (ext.fetch.status === "partial") {
+      out.push({
+        kind: "partial_fetch",
+        extension: key,
+        reason: ext.fetch.error ?? "",
+        message: `the tool list of ${key} is partial (the tools gathered before it stopped are registered): ${ext.fetch.error}`,
+      });
+    }
     if (ext.fetch.status === "failed") {
       out.push({
         kind: "fetch_failed",
@@ -85,7 +108,7 @@ export function diagnostics(state: State): Diagnostic[] {
       });
     }
   }
-  out.push(...catalogDiagnostics(state));
+  out.push(...catalogDiagnostics(state, includeHidden));
   for (const name of unknownAlwaysLoad(state)) {
     out.push({
       kind: "unknown_always_load",
@@ -116,16 +139,17 @@ export function diagnostics(state: State): Diagnostic[] {
 export function unknownAlwaysLoad(state: State): string[] {
   if (state.deferral.mode === "off") return [];
   return state.deferral.alwaysLoad.filter((name) => {
-    const tool = winnerOf(state, name);
+    const tool =
+      winnerOf(state, name) ?? (state.wireNames.size > 0 ? wireWinner(state, name) : undefined);
     // A hidden tool counts as unknown: R8 keeps it out of what users and the model see.
     return tool === undefined || hget(state.extensions, tool.owner)?.hidden === true;
   });
 }
 
 /** G1: prompt names and resource URIs offered twice (the first in R10 order serves them), failed list fetches. */
-function catalogDiagnostics(state: State): Diagnostic[] {
+function catalogDiagnostics(state: State, includeHidden: boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const c of catalog(state).conflicts) {
+  for (const c of catalog(state, { includeHidden }).conflicts) {
     const [winner, ...losers] = c.owners;
     out.push({
       kind: "catalog_conflict",
@@ -138,7 +162,7 @@ function catalogDiagnostics(state: State): Diagnostic[] {
   }
   for (const key of hkeys(state.extensions).sort()) {
     const ext = hget(state.extensions, key)!;
-    if (ext.hidden || !ext.catalog) continue;
+    if ((ext.hidden && !includeHidden) || !ext.catalog) continue;
     for (const [list, status] of [
       ["prompts", ext.catalog.promptsList],
       ["resources", ext.catalog.resourcesList],

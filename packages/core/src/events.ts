@@ -56,7 +56,8 @@ export const ToolsInvalidatedSchema = z.object({
   type: z.literal("ToolsInvalidated"),
   v,
   at,
-  extension: z.string(),
+  /** The extension that said tools/list_changed; absent: the host's own invalidate (R11). */
+  extension: z.string().optional(),
 });
 export type ToolsInvalidated = z.infer<typeof ToolsInvalidatedSchema>;
 
@@ -67,8 +68,17 @@ export const ToolsFetchedSchema = z.object({
   extension: z.string(),
   /** The registry's cache version when the fetch started (R11). */
   startedAtVersion: z.number().int().nonnegative(),
-  /** Every page of tools/list, in the server's order. */
+  /** Every page of tools/list, in the server's order (only the pages gathered, when partial). */
   tools: z.array(McpToolSchema),
+  /** R9: false when a later page failed or hit the pagination guard; absent means complete. */
+  complete: z.boolean().optional(),
+  /** R9: why the fetch is partial. */
+  reason: z.string().optional(),
+  /**
+   * R14: the wire names decided for tools whose public name does not fit (or not within the
+   * host's budget), by raw name. Recorded so replay serves the same names; absent: none.
+   */
+  wireNames: z.array(z.object({ rawName: z.string(), wireName: z.string() })).optional(),
 });
 export type ToolsFetched = z.infer<typeof ToolsFetchedSchema>;
 

@@ -1,6 +1,7 @@
 import { evolveCatalog } from "./_evolveCatalog.js";
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
-import { updateCollisions } from "./_registry.js";
+import { assignWireNames, hasRenamed, updateCollisions, updateWireIndex } from "./_registry.js";
+import { sameTool } from "./_sameJson.js";
 import { compareBytes, sortBytewise } from "./compareBytes.js";
 import type {
   Anomaly,
@@ -15,7 +16,6 @@ import type {
   ExtensionAdded,
   ExtensionRemoved,
   HostStarted,
-  McpTool,
   PromptsFetched,
   PromptsInvalidated,
   ResourcesFetched,
@@ -27,6 +27,7 @@ import type {
   ToolsFetchFailed,
   ToolsInvalidated,
 } from "./events.js";
+import { isMcpToolDefinition, mcpToolProblem } from "./mcpToolDefinition.js";
 import { nameToKey } from "./nameToKey.js";
 import {
   CALL_HISTORY_LIMIT,
@@ -34,6 +35,7 @@ import {
   type CallSummary,
   DIAGNOSTIC_HISTORY_LIMIT,
   type ExtensionState,
+  type FetchStatus,
   IN_FLIGHT_LIMIT,
   NO_CALL_OUTCOMES,
   type RegisteredTool,
@@ -41,6 +43,7 @@ import {
   type State,
   type ToolCallStats,
 } from "./state.js";
+import { MAX_WIRE_NAME_LENGTH, wireSafe } from "./wireName.js";
 
 /**
  * The reducer (E2): pure and total. It folds what was decided and never re-validates;
@@ -134,12 +137,41 @@ function extensionRemoved(state: State, e: ExtensionRemoved): State {
   return replaceExtension(state, key, existing, undefined, state.version + 1);
 }
 
-/** R11: an extension said tools/list_changed. */
+/** R11: an extension said tools/list_changed; without one, the host's own invalidate. */
 function toolsInvalidated(state: State, e: ToolsInvalidated): State {
-  const key = nameToKey(e.extension);
-  if (!hget(state.extensions, key))
-    return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
-  return update(state, { version: state.version + 1 });
+  // Most of a long log: a key as written by the decider is found as is (R1 keys are fixed
+  // points of nameToKey), so only another spelling pays for normalising.
+  if (
+    e.extension !== undefined &&
+    !hget(state.extensions, e.extension) &&
+    !hget(state.extensions, nameToKey(e.extension))
+  )
+    return ignore(state, e.type, `no extension ${JSON.stringify(nameToKey(e.extension))}`);
+  return bumpVersion(state);
+}
+
+/** `update(state, { version: version + 1 })`, without the changes object, for the commonest event. */
+function bumpVersion(state: State): State {
+  return {
+    reducerVersion: state.reducerVersion,
+    ownerMetaKey: state.ownerMetaKey,
+    version: state.version + 1,
+    extensions: state.extensions,
+    unprefixed: state.unprefixed,
+    wireNames: state.wireNames,
+    collisions: state.collisions,
+    deferral: state.deferral,
+    enabled: state.enabled,
+    pending: state.pending,
+    answered: state.answered,
+    anomalies: state.anomalies,
+    anomalyCount: state.anomalyCount,
+    ignored: state.ignored,
+    ignoredCount: state.ignoredCount,
+    host: state.host,
+    conversation: state.conversation,
+    calls: state.calls,
+  };
 }
 
 /** R9, R11: register a fetch that started at the current version; a stale one changes nothing. */
@@ -150,39 +182,89 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
 
   const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
-  const tools: RegisteredTool[] = [];
-  const seen = new Set<string>();
-  const ownerMeta = Object.freeze({ [state.ownerMetaKey]: key });
-  const rejected: RejectedTool[] = [];
+  // R3; an extension key is always wire-safe (R1), so only the raw name needs checking (R14).
+  const prefix = ext.exposeUnprefixed ? "" : `${key}__`;
+  // The registered tools, or those before a failed fetch emptied the extension.
+  const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext) ?? ext.tools);
+  let byName: Map<string, RegisteredTool> | null = null;
+  let tools: RegisteredTool[] = [];
+  // Names registered so far, kept only once the list leaves the previous one's order (until
+  // then they are the previous list's first names, distinct by construction).
+  let seen: Set<string> | null = null;
+  let rejected: RejectedTool[] = [];
+  let allFit = true;
   for (const raw of e.tools) {
-    if (allowed && !allowed.has(raw.name)) continue;
-    if (!isJsonObject(raw.inputSchema)) {
+    const rawName = raw.name;
+    if (allowed && !allowed.has(rawName)) continue;
+    // A tool listed again unchanged keeps its registered object (checked, named, in the old
+    // generation already): the refetch's copy dies young. Most refetches change nothing.
+    const next: RegisteredTool | undefined = previous[tools.length];
+    if (seen === null && next?.rawName === rawName && sameTool(next.raw, raw)) {
+      if (next.wireName !== next.publicName) allFit = false;
+      tools.push(next);
+      continue;
+    }
+    if (seen === null) seen = new Set(tools.map((t) => t.rawName));
+    byName ??= new Map(previous.map((t) => [t.rawName, t]));
+    const old = byName.get(rawName);
+    if (old !== undefined && !seen.has(rawName) && sameTool(old.raw, raw)) {
+      seen.add(rawName);
+      if (old.wireName !== old.publicName) allFit = false;
+      tools.push(old);
+      continue;
+    }
+    // Issue 10.3: one malformed tool in a served list makes SDK clients reject the whole list.
+    if (!isMcpToolDefinition(raw)) {
       rejected.push({
-        rawName: raw.name,
+        rawName,
         reason: "malformed",
-        message: `tool ${JSON.stringify(raw.name)} has no inputSchema object; it is not registered`,
+        message: `tool ${JSON.stringify(rawName)} is not a valid MCP tool (${mcpToolProblem(raw)}); it is not registered or served`,
       });
       continue;
     }
-    const publicName = ext.exposeUnprefixed ? raw.name : `${key}__${raw.name}`;
-    if (seen.has(publicName)) {
+    if (seen.has(rawName)) {
       rejected.push({
-        rawName: raw.name,
+        rawName,
         reason: "duplicate",
-        message: `the server listed ${JSON.stringify(raw.name)} more than once; the first is kept`,
+        message: `the server listed ${JSON.stringify(rawName)} more than once; the first is kept`,
       });
       continue;
     }
-    const registered = register(raw, publicName, key, ownerMeta);
-    seen.add(publicName);
-    tools.push(registered);
+    seen.add(rawName);
+    const publicName = prefix === "" ? rawName : prefix + rawName;
+    if (
+      allFit &&
+      !(publicName.length <= MAX_WIRE_NAME_LENGTH && rawName !== "" && wireSafe(rawName))
+    )
+      allFit = false;
+    // A view of the raw tool: its served definition is derived when asked for (servedTool).
+    tools.push({ publicName, wireName: publicName, rawName, owner: key, raw });
   }
-  const next: ExtensionState = {
-    ...ext,
-    fetch: { status: "ok", version: e.startedAtVersion, error: null },
-    tools,
-    rejected,
-  };
+  // R14: the common case (every name fits, nothing recorded, no renamed tool anywhere) costs nothing more.
+  if (!allFit || e.wireNames !== undefined || state.wireNames.size > 0) {
+    const recorded =
+      e.wireNames === undefined ? null : new Map(e.wireNames.map((w) => [w.rawName, w.wireName]));
+    const wires = assignWireNames(
+      state.extensions,
+      state.unprefixed,
+      state.wireNames,
+      ext,
+      tools,
+      recorded,
+      MAX_WIRE_NAME_LENGTH,
+    );
+    // Registered objects are shared with earlier states: a changed name makes a new one.
+    tools = tools.map((t, i) => (t.wireName === wires[i] ? t : { ...t, wireName: wires[i]! }));
+  }
+  // The same tools as before keep the same list, so its sorted view and index stay cached.
+  if (seen === null && tools.length === previous.length) tools = previous as RegisteredTool[];
+  if (rejected.length === 0 && ext.rejected.length === 0) rejected = ext.rejected as RejectedTool[];
+  // R9: a partial fetch registers what was gathered and says why it stopped.
+  const fetch: FetchStatus =
+    e.complete === false
+      ? { status: "partial", version: e.startedAtVersion, error: e.reason ?? "" }
+      : { status: "ok", version: e.startedAtVersion, error: null };
+  const next = withFetch(ext, fetch, tools, rejected);
   return replaceExtension(state, key, ext, next, state.version);
 }
 
@@ -192,13 +274,43 @@ function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
   const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
-  const next: ExtensionState = {
-    ...ext,
-    fetch: { status: "failed", version: e.startedAtVersion, error: e.error },
-    tools: [],
-    rejected: [],
-  };
+  const next = withFetch(
+    ext,
+    { status: "failed", version: e.startedAtVersion, error: e.error },
+    [],
+    [],
+  );
+  remember(ext, next);
   return replaceExtension(state, key, ext, next, state.version);
+}
+
+/**
+ * The tools an extension registered before a failed fetch emptied it, so the fetch that
+ * recovers it can keep their objects (see toolsFetched). A cache beside the state, keyed by
+ * the immutable extension object: a state read back from JSON only loses the reuse.
+ */
+const lastRegistered = new WeakMap<ExtensionState, readonly RegisteredTool[]>();
+
+function remember(before: ExtensionState, after: ExtensionState): void {
+  const tools = before.tools.length > 0 ? before.tools : lastRegistered.get(before);
+  if (tools) lastRegistered.set(after, tools);
+}
+
+/**
+ * The extension after a fetch: copied, then assigned (a spread literal that redefines keys
+ * takes V8's slow path, and this runs for every fetch); fields added later are kept.
+ */
+function withFetch(
+  ext: ExtensionState,
+  fetch: FetchStatus,
+  tools: readonly RegisteredTool[],
+  rejected: readonly RejectedTool[],
+): ExtensionState {
+  const next = { ...ext };
+  next.fetch = fetch;
+  next.tools = tools;
+  next.rejected = rejected;
+  return next;
 }
 
 function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number): State {
@@ -207,6 +319,7 @@ function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number)
     staleFetches: ext.staleFetches + 1,
     lastStaleFetch: { startedAtVersion, version: state.version },
   };
+  if (ext.tools.length === 0) remember(ext, next);
   return update(state, { extensions: hset(state.extensions, ext.key, next) });
 }
 
@@ -434,24 +547,18 @@ function replaceExtension(
     wasUnprefixed === isUnprefixed && sameNames(before?.tools, after?.tools)
       ? state.collisions
       : updateCollisions(state.collisions, extensions, unprefixed, changedNames(before, after));
-  return update(state, { version, extensions, unprefixed, collisions });
-}
-
-/** R3/R4: the registered form of a raw tool: public name, owner metadata overwritten. */
-function register(
-  raw: McpTool,
-  publicName: string,
-  owner: string,
-  ownerMeta: Readonly<Record<string, unknown>>,
-): RegisteredTool {
-  // Tools the server sent without `_meta` share one frozen owner record (states are never
-  // mutated); a computed key defines an own property, so an owner key of `__proto__` is safe.
-  const meta = raw._meta === undefined ? ownerMeta : { ...raw._meta, ...ownerMeta };
-  // Copy, then assign: V8 copies fast but slows down badly when a spread literal redefines a key.
-  const tool: McpTool = { ...raw };
-  tool.name = publicName;
-  tool._meta = meta as Record<string, unknown>;
-  return { publicName, rawName: raw.name, owner, tool };
+  const wireNames =
+    hasRenamed(before?.tools) || hasRenamed(after?.tools)
+      ? updateWireIndex(
+          state.wireNames,
+          extensions,
+          unprefixed,
+          key,
+          before?.tools ?? [],
+          after?.tools ?? [],
+        )
+      : state.wireNames;
+  return update(state, { version, extensions, unprefixed, collisions, wireNames });
 }
 
 function withAnomaly(state: State, anomaly: Anomaly): State {
@@ -527,10 +634,6 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function isJsonObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * A copy of `state` with `changes`. Written out field by field: V8 copies an object literal
  * of known shape ~20x faster than `{ ...state, field }`, and this runs once per event.
@@ -542,6 +645,7 @@ function update(state: State, changes: Partial<State>): State {
     version: changes.version ?? state.version,
     extensions: changes.extensions ?? state.extensions,
     unprefixed: changes.unprefixed ?? state.unprefixed,
+    wireNames: changes.wireNames ?? state.wireNames,
     collisions: changes.collisions ?? state.collisions,
     deferral: changes.deferral ?? state.deferral,
     enabled: changes.enabled ?? state.enabled,

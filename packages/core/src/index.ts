@@ -29,7 +29,7 @@ export {
   resourceOwner,
   templatePattern,
 } from "./catalog.js";
-export { type CheckCallResult, checkCall } from "./checkCall.js";
+export { type BuiltinCall, type CheckCallResult, checkCall } from "./checkCall.js";
 export {
   type Classification,
   classifyTool,
@@ -39,14 +39,32 @@ export {
   type ToolClass,
 } from "./classifyTool.js";
 export { closeNames } from "./closeNames.js";
-export { compareBytes } from "./compareBytes.js";
 export {
+  AddExtensionCommandSchema,
+  ApproveEnableToolsCommandSchema,
+  ClearCommandSchema,
+  COMMAND_TYPES,
   type Command,
-  type CommandErrorCode,
+  CommandSchema,
+  type CommandType,
+  CompactCommandSchema,
+  ConfigureDeferralCommandSchema,
   type ConversationOpening,
-  type Decision,
-  decide,
-} from "./decide.js";
+  DenyEnableToolsCommandSchema,
+  EnableToolsCommandSchema,
+  FinishCallCommandSchema,
+  InvalidateToolsCommandSchema,
+  RecordFetchCommandSchema,
+  RecordFetchFailureCommandSchema,
+  RemoveExtensionCommandSchema,
+  RequestEnableToolsCommandSchema,
+  ResumeConversationCommandSchema,
+  StartCallCommandSchema,
+  StartConversationCommandSchema,
+  StartHostCommandSchema,
+} from "./command.js";
+export { compareBytes } from "./compareBytes.js";
+export { type CommandError, type CommandErrorCode, type Decision, decide } from "./decide.js";
 export {
   type DecodeError,
   type DecodeErrorCode,
@@ -55,7 +73,12 @@ export {
   decodeEventOrThrow,
   EventDecodeError,
 } from "./decodeEvent.js";
-export { type Diagnostic, diagnostics, unknownAlwaysLoad } from "./diagnostics.js";
+export {
+  type Diagnostic,
+  type DiagnosticsOptions,
+  diagnostics,
+  unknownAlwaysLoad,
+} from "./diagnostics.js";
 export { downExtension } from "./downExtension.js";
 export {
   decodeRowEvent,
@@ -161,6 +184,12 @@ export {
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
+export {
+  isMcpToolDefinition,
+  type McpToolDefinition,
+  McpToolDefinitionSchema,
+  mcpToolProblem,
+} from "./mcpToolDefinition.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
 export {
@@ -188,6 +217,7 @@ export {
   type SerializedBatch,
   serializeBatch,
 } from "./serializeBatch.js";
+export { servedTool } from "./servedTool.js";
 export { type LoadedState, SnapshotFold, type SnapshotRow } from "./snapshotFold.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
@@ -222,3 +252,9 @@ export {
   sleep,
   subscribe,
 } from "./subscribe.js";
+export {
+  fitsWire,
+  MAX_WIRE_NAME_LENGTH,
+  MIN_WIRE_NAME_LENGTH,
+  WIRE_NAME_PATTERN,
+} from "./wireName.js";

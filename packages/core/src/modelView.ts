@@ -1,7 +1,8 @@
 import { classifyTool } from "./classifyTool.js";
-import { compareBytes as compareName } from "./compareBytes.js";
+import { compareBytes as compareName, sortBytewise } from "./compareBytes.js";
 import type { McpTool } from "./events.js";
 import { listTools } from "./listTools.js";
+import { servedTool } from "./servedTool.js";
 import type { State } from "./state.js";
 
 export const ENABLE_TOOLS_NAME = "enable_tools";
@@ -27,9 +28,9 @@ export const ENABLE_TOOLS_TOOL: McpTool = Object.freeze({
 });
 
 export interface ModelView {
-  /** Full schemas the model gets, byte-wise sorted by name (stable for prompt caching). */
+  /** Full schemas the model gets, named with wire names (R14), byte-wise sorted by name (stable for prompt caching). */
   tools: McpTool[];
-  /** Names of deferred tools, sorted (names only). */
+  /** Wire names of deferred tools, sorted (names only). */
   deferred: string[];
   /** The system-prompt section listing deferred names; null when nothing is deferred or deferral is off. */
   systemPrompt: string | null;
@@ -46,10 +47,18 @@ export function modelView(state: State): ModelView {
   if (cached) return cached;
   const tools: McpTool[] = [];
   const deferred: string[] = [];
+  let renamed = false;
   for (const tool of listTools(state)) {
     const c = classifyTool(state, tool);
-    if (c.class === "eager") tools.push(tool.tool);
-    else if (c.class === "deferred") deferred.push(tool.publicName);
+    // R14: the model sees wire names (the public name whenever it fits).
+    if (c.class === "eager") tools.push(servedTool(state, tool));
+    else if (c.class === "deferred") deferred.push(tool.wireName);
+    if (tool.wireName !== tool.publicName) renamed = true;
+  }
+  if (renamed) {
+    // Sorted by the names served, which a wire name may have moved.
+    sortBytewise(tools, (t) => t.name);
+    sortBytewise(deferred, (n) => n);
   }
   let systemPrompt: string | null = null;
   if (state.deferral.mode === "lookup") {

@@ -9,6 +9,7 @@ import { listTools } from "./listTools.js";
 import { nameToKey } from "./nameToKey.js";
 import { replay } from "./replay.js";
 import { resolveTool } from "./resolveTool.js";
+import { servedTool } from "./servedTool.js";
 import { initialState, type State } from "./state.js";
 
 // Odd names on purpose: prefixes of each other, hidden ones, non-ASCII, prototype keys.
@@ -207,7 +208,7 @@ describe("registry laws (E2, R1–R13)", () => {
         const tools = listTools(state, { includeHidden: true });
         expect(new Set(tools.map((t) => t.publicName)).size).toBe(tools.length);
         for (const t of tools) {
-          const owner = nameToKey(String(t.tool._meta?.goose_extension));
+          const owner = nameToKey(String(servedTool(state, t)._meta?.goose_extension));
           expect(owner).toBe(t.owner);
           expect(resolveTool(state, t.publicName, { includeHidden: true })).toMatchObject({
             ok: true,

@@ -7,6 +7,7 @@ import { evolve } from "./evolve.js";
 import { getExtension, listExtensions } from "./extensions.js";
 import { listTools } from "./listTools.js";
 import { resolveTool } from "./resolveTool.js";
+import { servedTool } from "./servedTool.js";
 import { staleExtensions } from "./staleExtensions.js";
 import { initialState } from "./state.js";
 
@@ -32,21 +33,24 @@ describe("R2–R4 registration", () => {
     expect(names(listTools(h.state))).toEqual(["github__create_issue", "shell"]);
     const shell = listTools(h.state, { extension: "developer" })[0]!;
     expect(shell.rawName).toBe("shell");
-    expect(shell.tool.name).toBe("shell");
+    expect(servedTool(h.state, shell).name).toBe("shell");
   });
 
   it("R4 sets the owner in _meta, overwriting the server's value and keeping other entries", () => {
     const h = host();
     h.add("github");
     h.fetch("github", [tool("x", { _meta: { goose_extension: "evil", other: 1 } })]);
-    expect(listTools(h.state)[0]!.tool._meta).toEqual({ goose_extension: "github", other: 1 });
+    expect(servedTool(h.state, listTools(h.state)[0]!)._meta).toEqual({
+      goose_extension: "github",
+      other: 1,
+    });
   });
 
   it("R4 uses a configurable owner key", () => {
     const h = host({ ownerMetaKey: "owner" });
     h.add("github");
     h.fetch("github", ["x"]);
-    expect(listTools(h.state)[0]!.tool._meta).toEqual({ owner: "github" });
+    expect(servedTool(h.state, listTools(h.state)[0]!)._meta).toEqual({ owner: "github" });
   });
 
   it("R9 keeps each schema as sent and skips tools outside a non-empty availableTools (exact, case-sensitive)", () => {
@@ -61,7 +65,7 @@ describe("R2–R4 registration", () => {
     ]);
     expect(names(listTools(h.state))).toEqual(["fs__Write", "fs__read"]);
     expect(
-      listTools(h.state, { extension: "fs" }).find((t) => t.rawName === "read")!.tool.inputSchema,
+      listTools(h.state, { extension: "fs" }).find((t) => t.rawName === "read")!.raw.inputSchema,
     ).toEqual(schema);
   });
 
@@ -251,7 +255,7 @@ describe("R10 duplicates", () => {
     const h = host();
     h.add("s");
     h.fetch("s", [tool("x", { description: "first" }), tool("x", { description: "second" })]);
-    expect(listTools(h.state).map((t) => t.tool.description)).toEqual(["first"]);
+    expect(listTools(h.state).map((t) => t.raw.description)).toEqual(["first"]);
     expect(diagnostics(h.state)).toContainEqual(
       expect.objectContaining({ kind: "rejected_tool", reason: "duplicate" }),
     );
@@ -424,7 +428,12 @@ describe("R13 resolving calls", () => {
     if (!r.ok) {
       expect(r.error.code).toBe("AMBIGUOUS_TOOL");
       expect(r.error.message).toContain("functions.github.create_issue");
-      expect(r.error.suggestions).toEqual(["github.create_issue", "github__create_issue"]);
+      // The model is told the names it was served (R14: "github.create_issue" has a wire name).
+      const wire = resolveTool(h.state, "github.create_issue");
+      expect(wire.ok && wire.wireName).toMatch(/^github_create_issue_[0-9a-z]{8}$/);
+      expect(r.error.suggestions).toEqual(
+        [wire.ok ? wire.wireName : "", "github__create_issue"].sort(),
+      );
     }
   });
 
@@ -472,5 +481,66 @@ describe("keys that look like Object.prototype members", () => {
     });
     expect(resolveTool(h.state, "toString__x").ok).toBe(false);
     expect(JSON.parse(JSON.stringify(h.state))).toEqual(h.state);
+  });
+});
+
+describe("R9 refetches keep what did not change (cost, not behaviour)", () => {
+  it("R9 a refetch that lists the same tools keeps their registered objects and the same list", () => {
+    const h = host();
+    h.add("github");
+    h.fetch("github", ["a", "b"]);
+    const before = getExtension(h.state, "github")!.tools;
+    h.run({ type: "InvalidateTools", extension: "github" });
+    h.fetch("github", ["a", "b"]);
+    expect(getExtension(h.state, "github")!.tools).toBe(before);
+    h.run({ type: "InvalidateTools", extension: "github" });
+    h.fetch("github", ["a", tool("b", { description: "changed" }), "c"]);
+    const after = getExtension(h.state, "github")!.tools;
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(after[1]!.raw.description).toBe("changed");
+    expect(after.map((t) => t.publicName)).toEqual(["github__a", "github__b", "github__c"]);
+  });
+
+  it("R9 a failed fetch still empties the extension; the recovering fetch registers the same tools again", () => {
+    const h = host();
+    h.add("github");
+    h.fetch("github", ["a", "b"]);
+    const before = getExtension(h.state, "github")!.tools;
+    h.run({
+      type: "RecordFetchFailure",
+      extension: "github",
+      startedAtVersion: h.state.version,
+      error: "crashed",
+    });
+    expect(listTools(h.state)).toEqual([]);
+    h.run({ type: "InvalidateTools", extension: "github" });
+    h.fetch("github", ["a", "b"]);
+    expect(listTools(h.state).map((t) => t.publicName)).toEqual(["github__a", "github__b"]);
+    expect(getExtension(h.state, "github")!.tools).toBe(before);
+  });
+});
+
+describe("fetch bookkeeping keeps every field of the extension", () => {
+  it("G1 a tool fetch (and a failed one) leaves the extension's prompt and resource lists as they were", () => {
+    const h = host();
+    h.add("ref");
+    h.run({
+      type: "RecordPrompts",
+      extension: "ref",
+      startedAtVersion: 0,
+      prompts: [{ name: "p" }],
+    });
+    const catalog = getExtension(h.state, "ref")!.catalog;
+    expect(catalog?.prompts.map((p) => p.publicName)).toEqual(["ref__p"]);
+    h.fetch("ref", ["t"]);
+    expect(getExtension(h.state, "ref")!.catalog).toBe(catalog);
+    h.run({
+      type: "RecordFetchFailure",
+      extension: "ref",
+      startedAtVersion: h.state.version,
+      error: "x",
+    });
+    expect(getExtension(h.state, "ref")!.catalog).toBe(catalog);
   });
 });

@@ -1,5 +1,5 @@
 import { hget } from "./_hashDict.js";
-import { winnerOf } from "./_registry.js";
+import { winnerOf, wireWinner } from "./_registry.js";
 import { closeNames } from "./closeNames.js";
 import { listTools } from "./listTools.js";
 import type { RegisteredTool, State } from "./state.js";
@@ -12,6 +12,8 @@ export interface ResolveOptions {
 export interface ResolvedTool {
   ok: true;
   publicName: string;
+  /** R14: the name the tool is served under (the public name when it fits). */
+  wireName: string;
   /** The owning extension's key. */
   extension: string;
   /** The name to send to the owning server. */
@@ -48,8 +50,7 @@ export function resolveTool(
   const exact = visibleWinner(state, name, includeHidden);
   if (exact) return resolved(exact, false);
 
-  let s = name.trim();
-  if (s.startsWith("functions.") || s.startsWith("functions:")) s = s.slice("functions.".length);
+  const s = stripMangling(name);
   const matches = new Map<string, RegisteredTool>();
   const direct = visibleWinner(state, s, includeHidden);
   if (direct) matches.set(direct.publicName, direct);
@@ -69,7 +70,7 @@ export function resolveTool(
   }
   if (matches.size === 1) return resolved([...matches.values()][0]!, true);
   if (matches.size > 1) {
-    const names = [...matches.keys()].sort();
+    const names = [...matches.values()].map((t) => t.wireName).sort();
     return {
       ok: false,
       error: {
@@ -80,9 +81,10 @@ export function resolveTool(
       },
     };
   }
+  // The names the model was served (R14), which R13 accepts as well as public names.
   const suggestions = closeNames(
     s,
-    listTools(state, { includeHidden }).map((t) => t.publicName),
+    listTools(state, { includeHidden }).map((t) => t.wireName),
   );
   return {
     ok: false,
@@ -99,12 +101,22 @@ export function resolveTool(
   };
 }
 
+/** R13: the one recovery step: trimmed, a leading `functions.` or `functions:` stripped. */
+export function stripMangling(name: string): string {
+  const s = name.trim();
+  return s.startsWith("functions.") || s.startsWith("functions:")
+    ? s.slice("functions.".length)
+    : s;
+}
+
+/** The winning tool with this public name, else the one served under this wire name (R14). */
 function visibleWinner(
   state: State,
-  publicName: string,
+  name: string,
   includeHidden: boolean,
 ): RegisteredTool | undefined {
-  const tool = winnerOf(state, publicName);
+  const tool =
+    winnerOf(state, name) ?? (state.wireNames.size > 0 ? wireWinner(state, name) : undefined);
   if (!tool) return undefined;
   if (!includeHidden && hget(state.extensions, tool.owner)?.hidden) return undefined;
   return tool;
@@ -114,6 +126,7 @@ function resolved(tool: RegisteredTool, recovered: boolean): ResolvedTool {
   return {
     ok: true,
     publicName: tool.publicName,
+    wireName: tool.wireName,
     extension: tool.owner,
     rawName: tool.rawName,
     tool,

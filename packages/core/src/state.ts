@@ -16,7 +16,7 @@ import type {
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 2;
+export const REDUCER_VERSION = 3;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -26,15 +26,21 @@ export const CALL_HISTORY_LIMIT = 20;
 /** C4: how many unfinished calls the state tracks (a crashed host leaves some open forever). */
 export const IN_FLIGHT_LIMIT = 100;
 
+/**
+ * A registered tool: a view of the tool as its server sent it, with the names it goes by.
+ * The definition served to clients and models (wire name, owner metadata) is `servedTool`.
+ */
 export interface RegisteredTool {
-  /** The model-visible name (R3). */
+  /** The registry's name for the tool (R3): `<key>__<rawName>`, or the raw name when unprefixed. */
   publicName: string;
+  /** R14: the name served to models: the public name when it fits `^[a-zA-Z0-9_-]{1,64}$`. */
+  wireName: string;
   /** The name the owning server knows the tool by. */
   rawName: string;
   /** The owning extension's key (R5). */
   owner: string;
-  /** The tool as sent, with `name` set to the public name and owner metadata (R4). */
-  tool: McpTool;
+  /** The tool exactly as the server listed it (R9). */
+  raw: McpTool;
 }
 
 export interface RejectedTool {
@@ -44,9 +50,11 @@ export interface RejectedTool {
 }
 
 export interface FetchStatus {
-  status: "never" | "ok" | "failed";
+  /** `partial`: a later page failed, the tools gathered before it are registered (R9). */
+  status: "never" | "ok" | "partial" | "failed";
   /** The cache version the latest applied fetch started at; null before any. */
   version: number | null;
+  /** Why the fetch failed or is partial; null otherwise. */
   error: string | null;
 }
 
@@ -181,7 +189,9 @@ export interface State {
   extensions: HashDict<ExtensionState>;
   /** Keys of extensions that expose unprefixed names, sorted. */
   unprefixed: readonly string[];
-  /** R10: public names produced by more than one extension → owners in key order (first wins). */
+  /** R14: wire name → public name, for the tools whose wire name differs from their public name. */
+  wireNames: HashDict<string>;
+  /** R10: public names produced by more than one extension → owners, visible before hidden, then by key (first wins). */
   collisions: Dict<readonly string[]>;
   deferral: { mode: DeferralMode; alwaysLoad: readonly string[] };
   /** D6: enabled public names, byte-wise sorted. */
@@ -233,6 +243,7 @@ export function initialState(options: StateOptions = {}): State {
     version: 0,
     extensions: emptyHashDict(),
     unprefixed: [],
+    wireNames: emptyHashDict(),
     collisions: {},
     deferral: { mode: "off", alwaysLoad: [] },
     enabled: [],

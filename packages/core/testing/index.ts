@@ -1,16 +1,19 @@
 // The store-contract suite: one set of tests every EventStore must pass (the in-memory store
 // and the SQLite store run it). Exposed as `@toolledger/core/testing` for tests only.
+
+// Imported by the package's own name, as a consumer imports it: this subpath is built and
+// shipped beside the main entry, never from its sources.
+import {
+  type AppendResult,
+  type EventStore,
+  EventStoreError,
+  type EventToAppend,
+  type ExpectedVersion,
+  type StoredEvent,
+  type ToolledgerEventInput,
+} from "@toolledger/core";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import type {
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ExpectedVersion,
-  StoredEvent,
-} from "../src/eventStore.js";
-import { EventStoreError } from "../src/eventStore.js";
-import type { ToolledgerEventInput } from "../src/events.js";
 
 export { ev, withIds } from "./events.js";
 export { type FindLeaksOptions, findLeaks } from "./findLeaks.js";

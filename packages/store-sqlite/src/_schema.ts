@@ -64,7 +64,16 @@ export function migrate(db: Database.Database, file: string): void {
     }
     return version;
   };
-  if (check() === SCHEMA_VERSION) return;
+  // The first look reads the header and the schema table in one read transaction: another
+  // process that creates the file between two separate reads must not make it look foreign.
+  db.exec("BEGIN");
+  let current: number;
+  try {
+    current = check();
+  } finally {
+    db.exec("COMMIT");
+  }
+  if (current === SCHEMA_VERSION) return;
   db.exec("BEGIN IMMEDIATE");
   try {
     const from = check();

@@ -86,7 +86,7 @@ export function formatExplanation(e: Explanation, source: string, o: Output): st
   const head = e.summary.startsWith(e.publicName)
     ? o.out.bold(e.publicName) + e.summary.slice(e.publicName.length)
     : e.summary;
-  const lines = [head, o.out.dim(`(from ${source})`)];
+  const lines = [head, o.out.dim(`(from ${source}; rules: docs/rules.md)`)];
   const w = Math.max(0, ...e.reasons.map((r) => r.rule.length));
   for (const r of e.reasons) {
     const at =

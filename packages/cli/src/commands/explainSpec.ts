@@ -11,7 +11,7 @@ export const explainSpec: CommandSpec = {
   summary:
     "Why a tool is visible, hidden, app-only, deferred, enabled, renamed or lost in a collision.",
   description:
-    "Reads a recorded session (--session: an id or a JSONL file; default: the latest session in the database),\nor connects to the servers of a config file (--config) and explains the live registry.\nEach reason names the spec rule and the positions of the events that decided it.",
+    "Reads a recorded session (--session: an id or a JSONL file; default: the latest session in the database),\nor connects to the servers of a config file (--config) and explains the live registry.\nEach reason names the rule that decides it (docs/rules.md) and the positions of the events\nthat decided it.",
   positionals: [
     {
       name: "tool",

@@ -8,6 +8,7 @@ import {
   serveGatewayStdio,
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
+import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { CliError, usageError } from "../cliError.js";
 import {
   booleanOption,
@@ -59,6 +60,20 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
+  const namePrefix = stringOption(parsed, "name-prefix");
+  // R14: the client's own prefix (or its length) is the room wire names leave.
+  const outerPrefixBudget =
+    namePrefix === undefined
+      ? 0
+      : /^\d+$/.test(namePrefix)
+        ? Number(namePrefix)
+        : namePrefix.length;
+  if (outerPrefixBudget > MAX_WIRE_NAME_LENGTH - MIN_WIRE_NAME_LENGTH) {
+    throw usageError(
+      `serve: --name-prefix ${JSON.stringify(namePrefix)} takes ${outerPrefixBudget} of the ${MAX_WIRE_NAME_LENGTH} characters model APIs accept for a tool name; at most ${MAX_WIRE_NAME_LENGTH - MIN_WIRE_NAME_LENGTH} can be reserved`,
+      "serve",
+    );
+  }
   const maxMessageMb = integerOption(parsed, "max-message-mb", "serve", 1);
   const maxMessageBytes = maxMessageMb === undefined ? undefined : maxMessageMb * 1024 * 1024;
   const view = booleanOption(parsed, "view");
@@ -73,6 +88,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       now: deps.now,
       version: deps.version,
       env: deps.env,
+      ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
     });
     const { host } = started;

@@ -61,6 +61,13 @@ export const serveSpec: CommandSpec = {
       description: "the first release's name of --conversation",
     },
     {
+      name: "name-prefix",
+      type: "string",
+      value: "<prefix>",
+      description:
+        "the prefix your MCP client puts in front of every tool name (Claude Code: mcp__<server>__), or its length; served tool names leave room for it within the 64 characters model APIs accept (R14)",
+    },
+    {
       name: "record-payloads",
       type: "boolean",
       description:

@@ -34,6 +34,8 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   if (extension !== undefined) filter.extension = extension;
   if (exclude !== undefined) filter.exclude = exclude;
   if (booleanOption(parsed, "include-hidden")) filter.includeHidden = true;
+  // R8/R10: diagnostics naming hidden extensions only with --include-hidden.
+  const diagnosticOptions = { includeHidden: filter.includeHidden === true };
 
   const { session, failures } = await startSession(config, deferral, o, {
     now: deps.now,
@@ -43,27 +45,31 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
     const state = session.state;
     const tools = listTools(state, filter).map((t) => ({
       ...toolRow(state, t),
-      description: t.tool.description ?? "",
-      inputSchema: t.tool.inputSchema,
+      description: t.raw.description ?? "",
+      inputSchema: t.raw.inputSchema,
     }));
     if (booleanOption(parsed, "json")) {
       // D4: the same figure `view` charts and the demo prints, for the registry as a whole.
       const tokens = { tokenizer: TOKENIZER, ...contextTokens(state) };
-      o.json({ deferral, tools, tokens, diagnostics: diagnostics(state) });
+      o.json({ deferral, tools, tokens, diagnostics: diagnostics(state, diagnosticOptions) });
     } else if (tools.length === 0) {
       o.note(
         `no tools${extension !== undefined ? ` from extension ${JSON.stringify(extension)}` : ""}`,
       );
     } else {
       const lookup = deferral.mode === "lookup";
+      // R14: the name models are served, shown when any tool has one that differs.
+      const renamed = tools.some((t) => t.wireName !== undefined);
       const rows = tools.map((t) => [
         t.name,
+        ...(renamed ? [t.wireName ?? t.name] : []),
         t.extension,
         ...(lookup || filter.includeHidden ? [classLabel(t.class, t.reason, o.out)] : []),
         oneLine(t.description, 60),
       ]);
       const header = [
         "TOOL",
+        ...(renamed ? ["SERVED AS"] : []),
         "EXTENSION",
         ...(lookup || filter.includeHidden ? ["CLASS"] : []),
         "DESCRIPTION",
@@ -75,7 +81,7 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
     if (!booleanOption(parsed, "json")) {
       // A server that failed to start was reported above, with its stderr tail; once is enough.
       const reported = new Set(failures.map((f) => nameToKey(f.name)));
-      for (const d of diagnostics(state)) {
+      for (const d of diagnostics(state, diagnosticOptions)) {
         if (!isWarning(d) || (d.kind === "fetch_failed" && reported.has(d.extension))) continue;
         o.note(`${o.err.yellow("!")} ${d.message}`);
       }

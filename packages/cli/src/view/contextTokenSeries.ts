@@ -15,6 +15,7 @@ import {
   modelView,
   type RegisteredTool,
   type State,
+  servedTool,
 } from "@toolledger/core";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type ContextTokens, toolTokens } from "../contextTokens.js";
@@ -72,7 +73,7 @@ const promptHead: number = (() => {
 const enableToolsTokens = toolTokens(ENABLE_TOOLS_TOOL);
 
 const sums = new WeakMap<readonly RegisteredTool[], ExtensionSums>();
-function extensionSums(ext: ExtensionState): ExtensionSums {
+function extensionSums(state: State, ext: ExtensionState): ExtensionSums {
   let s = sums.get(ext.tools);
   if (s) return s;
   s = { byName: new Map(), descending: [], tokens: 0, lines: 0 };
@@ -80,8 +81,9 @@ function extensionSums(ext: ExtensionState): ExtensionSums {
     if (isAppOnly(t)) continue;
     const entry = {
       name: t.publicName,
-      tokens: toolTokens(t.tool),
-      line: lineTokens(t.publicName),
+      // What the model is served: the definition under its wire name (R14).
+      tokens: toolTokens(servedTool(state, t)),
+      line: lineTokens(t.wireName),
     };
     s.byName.set(t.publicName, entry);
     s.tokens += entry.tokens;
@@ -110,7 +112,7 @@ function winner(state: State, name: string): { ext: ExtensionState; entry: Entry
     }
   }
   if (!ext || ext.hidden) return undefined;
-  const entry = extensionSums(ext).byName.get(name);
+  const entry = extensionSums(state, ext).byName.get(name);
   return entry ? { ext, entry } : undefined;
 }
 
@@ -133,7 +135,7 @@ export function countContextTokens(state: State): ContextTokens {
   for (const [name, owners] of Object.entries(state.collisions)) {
     for (const key of owners.slice(1)) {
       const ext = getExtension(state, key);
-      const entry = ext && !ext.hidden ? extensionSums(ext).byName.get(name) : undefined;
+      const entry = ext && !ext.hidden ? extensionSums(state, ext).byName.get(name) : undefined;
       if (!entry) continue;
       losers.add(`${key}\n${name}`);
       all -= entry.tokens;
@@ -147,7 +149,7 @@ export function countContextTokens(state: State): ContextTokens {
     }
   }
   for (const ext of visible) {
-    const s = extensionSums(ext);
+    const s = extensionSums(state, ext);
     all += s.tokens;
     allLines += s.lines;
     count += s.byName.size;
@@ -186,7 +188,7 @@ export function countContextTokens(state: State): ContextTokens {
   if (deferredCount > 0) {
     let last: string | undefined;
     for (const ext of visible) {
-      for (const name of extensionSums(ext).descending) {
+      for (const name of extensionSums(state, ext).descending) {
         if (last !== undefined && compareBytes(name, last) <= 0) break;
         if (isEager(ext, name) || losers.has(`${ext.key}\n${name}`)) continue;
         if (name === ENABLE_TOOLS_NAME && shadowed) continue;
