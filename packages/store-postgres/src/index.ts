@@ -1,5 +1,5 @@
-// Store-independent since both stores load states the same way; re-exported for their users.
-export type { LoadedState } from "@toolledger/core";
+// Store-independent (the core's, shared with the SQLite store); re-exported for this store's users.
+export type { LoadedState, SessionSummary } from "@toolledger/core";
 export { SCHEMA_VERSION } from "./_schema.js";
 export { isPostgresUrl } from "./isPostgresUrl.js";
 export {
@@ -7,6 +7,5 @@ export {
   openPostgresEventStore,
   PostgresEventStore,
   type PostgresEventStoreOptions,
-  type SessionSummary,
 } from "./postgresEventStore.js";
 export { redactConnectionString } from "./redactConnectionString.js";

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type EventToAppend, readWholeStream } from "@toolledger/core";
+import { type EventToAppend, readWholeStream, type SessionStore } from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -7,7 +7,7 @@ import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import type { LogEntry } from "../logEntry.js";
 import { newEventId, newSessionId } from "../newIds.js";
-import { openStore, type SessionStore } from "../openStore.js";
+import { openStore } from "../openStore.js";
 import { createOutput } from "../output.js";
 import { parseJsonl, readJsonl } from "../readJsonl.js";
 import { importSpec } from "./importSpec.js";
