@@ -19,6 +19,15 @@ export { ev, withIds } from "./events.js";
 export { type FindLeaksOptions, findLeaks } from "./findLeaks.js";
 export { exited, lines, spawnWorker } from "./processes.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
+export {
+  allReady,
+  expectAcknowledgedBatches,
+  expectAllExitCleanly,
+  expectOneWinnerPerVersion,
+  expectWinnersStored,
+  type WorkerRun,
+  watchWorker,
+} from "./storeWorkerRuns.js";
 
 export interface EventStoreContractOptions {
   /** Closes `store` and opens the same storage again; given for persistent stores only. */
