@@ -10,7 +10,7 @@ import {
   say,
   waitForGo,
   workerEvent,
-} from "@toolledger/core/testing/worker";
+} from "@toolledger/core/testing/storeWorker";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 const [mode, schema, ...rest] = process.argv.slice(2);

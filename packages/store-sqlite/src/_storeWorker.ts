@@ -6,7 +6,7 @@ import {
   report,
   say,
   waitForGo,
-} from "@toolledger/core/testing/worker";
+} from "@toolledger/core/testing/storeWorker";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 const [mode, file, ...rest] = process.argv.slice(2);
