@@ -29,12 +29,7 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
   const cmd = startCommand(installSpec, args, deps);
   if (!cmd) return EXIT.ok;
   const { parsed, o } = cmd;
-  const target = installTarget(
-    parsed.positionals[0] ?? "",
-    stringOption(parsed, "file"),
-    deps,
-    "install",
-  );
+  const target = installTarget(parsed, deps, "install");
   const { client, file, dir } = target;
   if (readInstallRecord(dir)) {
     throw new CliError("conflict", `toolledger is already installed in ${file}`, {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
+import { booleanOption } from "../commandSpec.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
@@ -17,12 +17,7 @@ export async function uninstallCommand(args: readonly string[], deps: Deps): Pro
   const cmd = startCommand(uninstallSpec, args, deps);
   if (!cmd) return EXIT.ok;
   const { parsed, o } = cmd;
-  const target = installTarget(
-    parsed.positionals[0] ?? "",
-    stringOption(parsed, "file"),
-    deps,
-    "uninstall",
-  );
+  const target = installTarget(parsed, deps, "uninstall");
   const { client, file, dir } = target;
   const record = readInstallRecord(dir);
   if (!record) {
