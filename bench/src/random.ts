@@ -1,14 +1,4 @@
-/** A small seeded PRNG (mulberry32): the same seed gives the same data on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "@toolledger/core/testing/seededRandom";
 
 /** An integer in [0, n). */
 export function pick(random: () => number, n: number): number {

@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { NodeHttpTransport } from "./_nodeHttpTransport.js";
 
@@ -67,6 +67,12 @@ export async function hostMcpOverHttp(
   makeServer: () => Server,
   options: HttpHostOptions = {},
 ): Promise<HttpHost> {
+  // Loaded only when asked for (test servers): serve's start does not pay for it (bench 11).
+  const SdkTransport =
+    options.transport === "node"
+      ? null
+      : (await import("@modelcontextprotocol/sdk/server/streamableHttp.js"))
+          .StreamableHTTPServerTransport;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const loopback = isLoopbackHost(host);
@@ -148,9 +154,9 @@ export async function hostMcpOverHttp(
       },
     };
     const transport: SessionTransport =
-      options.transport === "node"
+      SdkTransport === null
         ? new NodeHttpTransport(sessionOptions)
-        : new StreamableHTTPServerTransport(sessionOptions);
+        : new SdkTransport(sessionOptions);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };

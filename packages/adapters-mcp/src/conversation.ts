@@ -170,12 +170,15 @@ export class Conversation {
         `stream ${id} is not a conversation (it starts with ${loaded.events[0]?.type}; a session written before conversations existed can be replayed, not resumed); start a new conversation`,
       );
     }
+    let conversation: Conversation | undefined;
     const writer = new StreamWriter(host.store, id, loaded.state, loaded.version, {
       now,
-      view: (own) => withRegistry(own, host.state),
+      // The composed state is cached: a command is decided against what `state$` just emitted.
+      view: (own) =>
+        conversation ? conversation.#compose(own, host.state) : withRegistry(own, host.state),
       redactor: () => host.redactor,
     });
-    const conversation = new Conversation(host, writer, options);
+    conversation = new Conversation(host, writer, options);
     const opening = {
       registryStream: host.streamId,
       client: options.client ?? null,
@@ -346,7 +349,7 @@ export class Conversation {
   ): Promise<CallToolOutcome> {
     this.#open();
     // A tool of a server that is still starting is waited for, not refused as unknown.
-    if (name !== ENABLE_TOOLS_NAME)
+    if (name !== ENABLE_TOOLS_NAME && this.host.starting)
       await this.host.untilStartedFor([name], options.timeoutMs ?? this.host.options.callTimeoutMs);
     const callId = options.callId ?? randomUUID();
     const redactor = this.host.redactor;

@@ -190,6 +190,8 @@ export function createGatewayServer(
     return result;
   });
   let opening: Promise<Conversation> | null = null;
+  /** The conversation once it is open: a call then reaches it without a promise hop. */
+  let opened: Conversation | null = null;
   let subscription: Subscription | null = null;
   let disposed = false;
   const conversation = (): Promise<Conversation> => {
@@ -223,6 +225,7 @@ export function createGatewayServer(
             );
         });
       if (!fixed) options.onConversation?.({ type: "opened", conversation: c });
+      opened = c;
       return c;
     })();
     return opening;
@@ -239,7 +242,7 @@ export function createGatewayServer(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
       const { name, arguments: args, _meta } = request.params;
-      const c = await conversation();
+      const c = opened ?? (await conversation());
       let end: (() => void) | undefined;
       const relay = _meta ? relayedMeta(hub, extra, _meta) : null;
       try {
@@ -256,7 +259,7 @@ export function createGatewayServer(
             throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
           return errorResult(outcome.error.message);
         }
-        await relay?.progress?.flush();
+        if (relay?.progress) await relay.progress.flush();
         return outcome.result as CallToolResult;
       } catch (error) {
         // G2: the server's own JSON-RPC error passes through as it would directly.

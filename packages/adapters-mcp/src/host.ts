@@ -410,6 +410,12 @@ export class ToolledgerHost {
     await Promise.all([...this.#entries.values()].map((e) => e.started));
   }
 
+  /** True while an extension added with `startExtensions` is in its first start. */
+  get starting(): boolean {
+    for (const e of this.#entries.values()) if (!e.startedDone) return true;
+    return false;
+  }
+
   /**
    * Waits, at most `ms`, until the extensions that could own `names` (by their prefix, R5,
    * or any unprefixed one) are past their first start: a call or an enable that names a tool
@@ -417,6 +423,7 @@ export class ToolledgerHost {
    * Names that resolve now cost nothing.
    */
   async untilStartedFor(names: readonly string[], ms: number): Promise<void> {
+    if (!this.starting) return;
     const starting = [...this.#entries].filter(([, e]) => !e.startedDone);
     if (starting.length === 0) return;
     const waits = new Set<Promise<void> | null>();

@@ -49,6 +49,8 @@ export class StreamWriter {
   readonly #redactor: () => Redactor | null;
   #version: number;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Commands queued or running. */
+  #busy = 0;
   #finished = false;
 
   constructor(
@@ -190,12 +192,22 @@ export class StreamWriter {
   }
 
   #serialised<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(() => {
-      if (this.#finished) throw new AdapterError("SESSION_CLOSED", "the session is closed");
-      return work();
-    });
+    // An idle writer starts at once (a live host's usual case); a busy one queues behind the last command.
+    const idle = this.#busy === 0;
+    this.#busy++;
+    const next = idle ? this.#start(work) : this.#queue.then(() => this.#start(work));
     // The caller gets the failure through `next`; the queue only needs to move on.
-    this.#queue = next.catch(() => undefined);
+    this.#queue = next.then(this.#done, this.#done);
     return next;
   }
+
+  #start<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#finished)
+      return Promise.reject(new AdapterError("SESSION_CLOSED", "the session is closed"));
+    return work();
+  }
+
+  readonly #done = (): void => {
+    this.#busy--;
+  };
 }

@@ -75,6 +75,25 @@ export function requireExistingDatabase(location: DatabaseLocation): void {
   }
 }
 
+/**
+ * Commands that rewrite a SQLite file (prune, scrub) call this first: a PostgreSQL database is
+ * a usage error saying what to do there instead (`onPostgres`); a missing file is not found.
+ */
+export function requireSqliteFile(
+  location: DatabaseLocation,
+  command: string,
+  onPostgres: string,
+): asserts location is Extract<DatabaseLocation, { kind: "sqlite" }> {
+  if (location.kind === "postgres") {
+    throw new CliError(
+      "usage",
+      `${command} rewrites SQLite files; ${location.path} is a PostgreSQL database`,
+      { hint: onPostgres },
+    );
+  }
+  requireExistingDatabase(location);
+}
+
 /** Writing commands call this: creates the parent directory of a database file when needed. */
 export function prepareDatabaseDirectory(location: DatabaseLocation): void {
   if (location.kind === "sqlite") mkdirSync(dirname(location.path), { recursive: true });

@@ -1,5 +1,10 @@
-import { type EventStore, evolve, initialState, readWholeStream } from "@toolledger/core";
-import type { SessionSummary } from "./openStore.js";
+import {
+  type EventStore,
+  evolve,
+  initialState,
+  readWholeStream,
+  type SessionSummary,
+} from "@toolledger/core";
 
 /** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
 export interface SessionRow {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CliError, usageError } from "./cliError.js";
+import { type ParsedArgs, stringOption } from "./commandSpec.js";
 import type { Deps } from "./deps.js";
 import { findHostClient, HOST_CLIENTS, type HostClient } from "./hostClients.js";
 import { installDirectory } from "./installRecord.js";
@@ -14,12 +15,9 @@ export interface InstallTarget {
 }
 
 /** The client named on the command line and its config file (`--file`, else its default). */
-export function installTarget(
-  name: string,
-  fileFlag: string | undefined,
-  deps: Deps,
-  command: string,
-): InstallTarget {
+export function installTarget(parsed: ParsedArgs, deps: Deps, command: string): InstallTarget {
+  const name = parsed.positionals[0] ?? "";
+  const fileFlag = stringOption(parsed, "file");
   const client = findHostClient(name);
   if (!client) {
     throw usageError(

@@ -1,28 +1,10 @@
-import type { EnableAudit, EnableAuditFilter, EventStore } from "@toolledger/core";
+import type { SessionStore } from "@toolledger/core";
 import { CliError } from "./cliError.js";
 import {
   type DatabaseLocation,
   prepareDatabaseDirectory,
   requireExistingDatabase,
 } from "./databasePath.js";
-
-/** One stream of the database, as the stores list it. */
-export interface SessionSummary {
-  sessionId: string;
-  eventCount: number;
-  firstGlobalPosition: number;
-  lastGlobalPosition: number;
-  firstRecordedAt: string;
-  lastRecordedAt: string;
-}
-
-/** What the CLI needs of a store: the log, the session list and the enable audit. */
-export interface SessionStore extends EventStore {
-  /** For messages: the file, or the server (password redacted) and schema. */
-  readonly location: string;
-  listSessions(): Promise<SessionSummary[]>;
-  auditEnables(filter?: EnableAuditFilter): Promise<EnableAudit>;
-}
 
 /**
  * The one place the CLI picks a store: a `postgres://` location opens the PostgreSQL store,

@@ -1,8 +1,12 @@
-import { type EventStore, foldConversation, readConversationLog } from "@toolledger/core";
+import {
+  type EventStore,
+  foldConversation,
+  readConversationLog,
+  type SessionStore,
+} from "@toolledger/core";
 import { CliError } from "./cliError.js";
 import { numberConversationEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
-import type { SessionStore } from "./openStore.js";
 
 /**
  * Every event of a session, in fold order; a session with no events is a not-found error

@@ -45,25 +45,16 @@ async function post(
   return { status: res.status, body: await res.text() };
 }
 
+/** `serve --http 0` with the notes server and these flags, for the runs refused before any server starts. */
+function serveHttpOnAnyPort(dir: string, flags: string[]): ReturnType<typeof runCli> {
+  const args = ["serve", "--config", config(dir), "--http", "0", ...flags];
+  return runCli([...args, "--db", join(dir, "s.db")], { cwd: dir });
+}
+
 describe("serve --http beyond loopback", () => {
   test("--host 0.0.0.0 without a token is a usage error before any server starts", async () => {
     const dir = tempDir();
-    const r = await runCli(
-      [
-        "serve",
-        "--config",
-        config(dir),
-        "--http",
-        "0",
-        "--host",
-        "0.0.0.0",
-        "--db",
-        join(dir, "s.db"),
-      ],
-      {
-        cwd: dir,
-      },
-    );
+    const r = await serveHttpOnAnyPort(dir, ["--host", "0.0.0.0"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("binding to 0.0.0.0 needs a bearer token");
     expect(r.stderr).toContain("TOOLLEDGER_TOKEN");
@@ -112,22 +103,7 @@ describe("serve --http beyond loopback", () => {
 
   test("a token shorter than 16 characters is refused", async () => {
     const dir = tempDir();
-    const r = await runCli(
-      [
-        "serve",
-        "--config",
-        config(dir),
-        "--http",
-        "0",
-        "--token",
-        "short",
-        "--db",
-        join(dir, "s.db"),
-      ],
-      {
-        cwd: dir,
-      },
-    );
+    const r = await serveHttpOnAnyPort(dir, ["--token", "short"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("fewer than 16 characters");
     expect(r.stderr).not.toContain("short\n");

@@ -11,16 +11,36 @@ export interface JsonProblem {
  * in an array, NaN, a class instance, a cycle), or null. An event holding it could be
  * appended but not reloaded as it was folded (E6).
  */
-export function jsonProblem(value: unknown, path: (string | number)[] = []): JsonProblem | null {
-  return check(value, path, 0);
+export function jsonProblem(
+  value: unknown,
+  path: (string | number)[] = [],
+  seen: JsonSeen = { negativeZero: false },
+): JsonProblem | null {
+  return check(value, path, 0, seen);
 }
 
-function check(value: unknown, path: (string | number)[], depth: number): JsonProblem | null {
+/** What a check saw that JSON keeps, but not as it was: `-0` reads back as `0`. */
+export interface JsonSeen {
+  negativeZero: boolean;
+}
+
+/** `value` as the log reloads it (for a value `jsonProblem` accepted): `-0` written as `0`. */
+export function asReloaded<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function check(
+  value: unknown,
+  path: (string | number)[],
+  depth: number,
+  seen: JsonSeen,
+): JsonProblem | null {
   switch (typeof value) {
     case "string":
     case "boolean":
       return null;
     case "number":
+      if (value === 0 && 1 / value < 0) seen.negativeZero = true;
       return Number.isFinite(value)
         ? null
         : { path, message: `${value} is not a JSON number; use a finite number or null` };
@@ -33,7 +53,7 @@ function check(value: unknown, path: (string | number)[], depth: number): JsonPr
           // A hole or undefined in an array reads back as null.
           if (value[i] === undefined)
             return { path: [...path, i], message: "undefined is not a JSON value; use null" };
-          const problem = check(value[i], [...path, i], depth + 1);
+          const problem = check(value[i], [...path, i], depth + 1, seen);
           if (problem) return problem;
         }
         return null;
@@ -49,7 +69,7 @@ function check(value: unknown, path: (string | number)[], depth: number): JsonPr
         const item = (value as Record<string, unknown>)[key];
         // An undefined property is dropped by JSON.stringify, as the reader expects.
         if (item === undefined) continue;
-        const problem = check(item, [...path, key], depth + 1);
+        const problem = check(item, [...path, key], depth + 1, seen);
         if (problem) return problem;
       }
       return null;

@@ -240,6 +240,34 @@ describe("E6 decide is total over arbitrary input", () => {
     );
   });
 
+  it("E6 a -0 in a recorded payload or a tool schema is recorded as the 0 the log reloads", () => {
+    // Found by the property above (seed -2123295344): JSON has no negative zero.
+    const finish = decide(initialState(), {
+      type: "FinishCall",
+      callId: "c1",
+      outcome: "ok",
+      durationMs: 0,
+      result: [-0, { x: -0 }],
+    });
+    expect(finish.ok && finish.events[0]).toMatchObject({ type: "ToolCallFinished" });
+    for (const event of finish.ok ? finish.events : []) expect(reload(event)).toEqual(event);
+    const added = decide(initialState(), {
+      type: "AddExtension",
+      name: "calc",
+      kind: "stdio",
+      configFingerprint: "f",
+    });
+    const state = added.ok ? replay(added.events) : initialState();
+    const fetched = decide(state, {
+      type: "RecordFetch",
+      extension: "calc",
+      startedAtVersion: state.version,
+      tools: [{ name: "neg", inputSchema: { type: "object", properties: { x: { minimum: -0 } } } }],
+    });
+    expect(fetched.ok).toBe(true);
+    for (const event of fetched.ok ? fetched.events : []) expect(reload(event)).toEqual(event);
+  });
+
   it("E6 every command type's accepted path emits events that reload as they were folded", () => {
     const v = { at: "2026-01-01T00:00:00.000Z" };
     const script: Record<CommandType, Command[]> = {

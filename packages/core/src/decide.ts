@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { hget, hhas, hkeys } from "./_hashDict.js";
-import { jsonProblem } from "./_jsonProblem.js";
+import { asReloaded, type JsonSeen, jsonProblem } from "./_jsonProblem.js";
+import { parseCallCommand } from "./_parseCallCommand.js";
 import { assignWireNames, winnerOf, wireWinner } from "./_registry.js";
 import { checkCall } from "./checkCall.js";
 import { classifyTool } from "./classifyTool.js";
@@ -244,7 +245,9 @@ function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Re
       "type",
     );
   }
-  const parsed = CommandSchema.safeParse(input);
+  // C4: the two commands of every tools/call skip zod when plainly valid (the hot path).
+  const call = type === "StartCall" || type === "FinishCall" ? parseCallCommand(input) : null;
+  const parsed = call ? { success: true as const, data: call } : CommandSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.map(String).join(".");
@@ -261,8 +264,10 @@ function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Re
       path,
     );
   }
-  const command = parsed.data;
-  // Recorded payloads are free-form too, and must reload as they were folded.
+  let command = parsed.data;
+  // Recorded payloads are free-form too, and must reload as they were folded. JSON has no
+  // negative zero: a -0 in them is recorded as the 0 the log reloads (rare: only then a copy).
+  const seen: JsonSeen = { negativeZero: false };
   const payload =
     command.type === "StartCall"
       ? command.arguments
@@ -271,30 +276,39 @@ function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Re
         : undefined;
   if (payload !== undefined) {
     const field = command.type === "StartCall" ? "arguments" : "result";
-    const problem = jsonProblem(payload, [field]);
+    const problem = jsonProblem(payload, [field], seen);
     if (problem) {
       const path = problem.path.join(".");
       return rejected("INVALID_COMMAND", `${command.type}: ${path}: ${problem.message}`, path);
     }
+    if (seen.negativeZero)
+      command =
+        command.type === "StartCall"
+          ? { ...command, arguments: asReloaded(command.arguments) }
+          : command.type === "FinishCall"
+            ? { ...command, result: asReloaded(command.result) }
+            : command;
   }
   if (command.type === "RecordPrompts" || command.type === "RecordResources") {
     const listed =
       command.type === "RecordPrompts"
         ? { prompts: command.prompts }
         : { resources: command.resources, resourceTemplates: command.resourceTemplates };
-    const problem = jsonProblem(listed);
+    const problem = jsonProblem(listed, [], seen);
     if (problem) {
       const path = problem.path.join(".");
       return rejected("INVALID_COMMAND", `${command.type}: ${path}: ${problem.message}`, path);
     }
+    if (seen.negativeZero) command = { ...command, ...asReloaded(listed) };
   }
   if (command.type === "RecordFetch") {
     // The tools' free-form fields (schemas, _meta) must survive the log's JSON round trip.
-    const problem = jsonProblem(command.tools, ["tools"]);
+    const problem = jsonProblem(command.tools, ["tools"], seen);
     if (problem) {
       const path = problem.path.join(".");
       return rejected("INVALID_COMMAND", `RecordFetch: ${path}: ${problem.message}`, path);
     }
+    if (seen.negativeZero) command = { ...command, tools: asReloaded(command.tools) };
     if (command.complete === false && command.reason === undefined) {
       return rejected(
         "INVALID_COMMAND",

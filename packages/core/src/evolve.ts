@@ -246,6 +246,8 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     tools.push({ publicName, wireName: publicName, rawName, owner: key, raw });
   }
   // R14: the common case (every name fits, nothing recorded, no renamed tool anywhere) costs nothing more.
+  // A tool kept from the previous list may still get another wire name (a new budget).
+  let renamed = false;
   if (!allFit || e.wireNames !== undefined || state.wireNames.size > 0) {
     const recorded =
       e.wireNames === undefined ? null : new Map(e.wireNames.map((w) => [w.rawName, w.wireName]));
@@ -259,10 +261,15 @@ function toolsFetched(state: State, e: ToolsFetched): State {
       MAX_WIRE_NAME_LENGTH,
     );
     // Registered objects are shared with earlier states: a changed name makes a new one.
-    tools = tools.map((t, i) => (t.wireName === wires[i] ? t : { ...t, wireName: wires[i]! }));
+    tools = tools.map((t, i) => {
+      if (t.wireName === wires[i]) return t;
+      renamed = true;
+      return { ...t, wireName: wires[i]! };
+    });
   }
   // The same tools as before keep the same list, so its sorted view and index stay cached.
-  if (seen === null && tools.length === previous.length) tools = previous as RegisteredTool[];
+  if (seen === null && !renamed && tools.length === previous.length)
+    tools = previous as RegisteredTool[];
   if (rejected.length === 0 && ext.rejected.length === 0) rejected = ext.rejected as RejectedTool[];
   // R9: a partial fetch registers what was gathered and says why it stopped.
   const fetch: FetchStatus =

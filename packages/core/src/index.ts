@@ -82,6 +82,14 @@ export {
 } from "./diagnostics.js";
 export { downExtension } from "./downExtension.js";
 export {
+  decodeRowEvent,
+  type EventDataRow,
+  type EventRow,
+  eventFromRow,
+  eventsFromRows,
+  type RowSource,
+} from "./eventFromRow.js";
+export {
   type AppendRejection,
   type AppendResult,
   type EventStore,
@@ -211,6 +219,9 @@ export {
   serializeBatch,
 } from "./serializeBatch.js";
 export { servedTool } from "./servedTool.js";
+export type { SessionStore, SessionSummary } from "./sessionStore.js";
+export { type LoadedState, SnapshotFold, type SnapshotRow } from "./snapshotFold.js";
+export { type SessionRow, SqlEventStore } from "./sqlEventStore.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,

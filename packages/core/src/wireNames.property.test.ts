@@ -125,6 +125,16 @@ describe("R14 wire names", () => {
     );
   });
 
+  it("R14 a refetch of the same tools under a larger outer-prefix budget serves names within the new budget", () => {
+    // Found by the property above (seed -157675966): the refetch kept its previous list.
+    const fetch = { op: "fetch" as const, ext: 0, tools: [0], budget: 0 };
+    const { state } = run([fetch, { ...fetch, budget: 17 }]);
+    const [t] = listTools(state);
+    expect(t!.wireName.length).toBeLessThanOrEqual(64 - 17);
+    expect(modelView(state).tools.map((x) => x.name)).toEqual([t!.wireName]);
+    expect(resolveTool(state, t!.wireName)).toMatchObject({ ok: true, publicName: t!.publicName });
+  });
+
   it("R14 a name that fits is unchanged", () => {
     fc.assert(
       fc.property(ops, (o) => {

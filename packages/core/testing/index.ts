@@ -14,11 +14,26 @@ import {
 } from "@toolledger/core";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { sampleBatch, sampleEvent } from "./samples.js";
 
 export { ev, withIds } from "./events.js";
 export { type FindLeaksOptions, findLeaks } from "./findLeaks.js";
 export { exited, lines, spawnWorker } from "./processes.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
+export { sampleBatch, sampleEvent } from "./samples.js";
+export {
+  describeSessionStoreContract,
+  type SessionStoreContractOptions,
+} from "./sessionStoreContract.js";
+export {
+  allReady,
+  expectAcknowledgedBatches,
+  expectAllExitCleanly,
+  expectOneWinnerPerVersion,
+  expectWinnersStored,
+  type WorkerRun,
+  watchWorker,
+} from "./storeWorkerRuns.js";
 
 export interface EventStoreContractOptions {
   /** Closes `store` and opens the same storage again; given for persistent stores only. */
@@ -27,24 +42,6 @@ export interface EventStoreContractOptions {
   dispose?: () => Promise<void> | void;
   /** fast-check runs of the model-based property. Default 25. */
   numRuns?: number;
-}
-
-/** A valid event whose content depends on `seed`, so two seeds make different content. */
-export function sampleEvent(seed: string | number): ToolledgerEventInput {
-  return {
-    type: "EnableToolsRequested",
-    v: 1,
-    callId: `call-${seed}`,
-    names: [`ext__tool_${seed}`],
-  };
-}
-
-/** A batch of `n` valid events with ids `${prefix}-0`, `${prefix}-1`, … */
-export function sampleBatch(prefix: string, n: number): EventToAppend[] {
-  return Array.from({ length: n }, (_, i) => ({
-    eventId: `${prefix}-${i}`,
-    event: sampleEvent(`${prefix}-${i}`),
-  }));
 }
 
 /**

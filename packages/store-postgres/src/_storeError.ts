@@ -1,4 +1,4 @@
-import { EventStoreError, type EventStoreErrorCode } from "@toolledger/core";
+import { EventStoreError, type EventStoreErrorCode, type RowSource } from "@toolledger/core";
 import { scrubSecrets } from "./redactConnectionString.js";
 
 const ADVICE: Record<EventStoreErrorCode, string> = {
@@ -18,9 +18,12 @@ const ADVICE: Record<EventStoreErrorCode, string> = {
 };
 
 /** Where a store lives, for messages: the redacted URL and schema; and the secrets to scrub. */
-export interface StoreLocation {
-  label: string;
+export interface StoreLocation extends RowSource {
   secrets: readonly string[];
+}
+
+export function storeLocation(label: string, secrets: readonly string[]): StoreLocation {
+  return { label, secrets, advice: ADVICE };
 }
 
 /**
@@ -38,21 +41,6 @@ export function toStoreError(error: unknown, where: StoreLocation, doing: string
     code,
     `${where.label}: ${doing} failed: ${detail}${suffix}; ${ADVICE[code]}`,
     { cause: scrubbedCause(error, where.secrets) },
-  );
-}
-
-/** The error for a stored row that cannot be read back (damaged JSON or an undecodable event). */
-export function corruptRow(
-  code: "STORE_CORRUPT" | "SCHEMA_TOO_NEW",
-  where: StoreLocation,
-  row: { stream_id: string; stream_position: number; global_position: number },
-  what: string,
-  cause?: unknown,
-): EventStoreError {
-  return new EventStoreError(
-    code,
-    `${where.label}: event at global position ${row.global_position} (stream ${JSON.stringify(row.stream_id)}, position ${row.stream_position}) cannot be read: ${what}; ${ADVICE[code]}`,
-    cause === undefined ? undefined : { cause },
   );
 }
 

@@ -2,21 +2,19 @@
 // several connections, a SIGKILL). Run from dist/: `TOOLLEDGER_WORKER_URL=… node
 // dist/_storeWorker.js <mode> <schema> …` (the URL comes from the environment: a password in
 // argv would show in every process listing).
-import { writeSync } from "node:fs";
-import { EventStoreError, type ToolledgerEventInput } from "@toolledger/core";
+import type { ToolledgerEventInput } from "@toolledger/core";
+import {
+  appendUntilKilled,
+  raceForVersion,
+  report,
+  say,
+  waitForGo,
+  workerEvent,
+} from "@toolledger/core/testing/storeWorker";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 const [mode, schema, ...rest] = process.argv.slice(2);
 const url = process.env.TOOLLEDGER_WORKER_URL;
-
-function event(seed: string) {
-  return {
-    type: "EnableToolsRequested" as const,
-    v: 1 as const,
-    callId: seed,
-    names: [`ext__${seed}`],
-  };
-}
 
 function open(): Promise<PostgresEventStore> {
   return PostgresEventStore.open(url!, { schema: schema!, poolSize: 2, lockTimeoutMs: 30_000 });
@@ -29,35 +27,23 @@ function open(): Promise<PostgresEventStore> {
  */
 async function write(worker: string, versions: number): Promise<void> {
   const store = await open();
-  writeSync(1, "ready\n");
-  await new Promise((resolve) => process.stdin.once("data", resolve));
+  say("ready");
+  await waitForGo();
   const outcomes: string[] = [];
   let own = 0;
   for (let k = 0; k < versions; k++) {
-    try {
-      const result = await store.append(
-        "race",
-        [{ eventId: `w${worker}-v${k}`, event: event(`w${worker}-v${k}`) }],
-        k,
-      );
-      outcomes.push(result.ok ? "won" : result.error.code);
-    } catch (error) {
-      outcomes.push(
-        error instanceof EventStoreError ? `EventStoreError:${error.code}` : `raw:${String(error)}`,
-      );
-    }
+    outcomes.push(await raceForVersion(store, worker, k));
     const size = 1 + (k % 4);
     const batch = Array.from({ length: size }, (_, j) => ({
       eventId: `w${worker}-b${k}-e${j}`,
-      event: event(`w${worker}-b${k}-e${j}`),
+      event: workerEvent(`w${worker}-b${k}-e${j}`),
     }));
     const result = await store.append(`w${worker}`, batch, "any");
     if (!result.ok) throw new Error(`own batch ${k} refused: ${JSON.stringify(result.error)}`);
     own += size;
   }
   await store.close();
-  writeSync(1, `${JSON.stringify({ worker, outcomes, own })}\n`);
-  process.stdin.destroy();
+  report({ worker, outcomes, own });
 }
 
 /** Subscribes from the start until `count` events arrived; prints what it got, in order. */
@@ -65,32 +51,20 @@ async function read(count: number): Promise<void> {
   const store = await open();
   const controller = new AbortController();
   const seen: [number, string, string, number][] = [];
-  writeSync(1, "ready\n");
+  say("ready");
   for await (const batch of store.subscribe({ signal: controller.signal, batchSize: 50 })) {
     for (const e of batch) seen.push([e.globalPosition, e.eventId, e.streamId, e.streamPosition]);
     if (seen.length >= count) controller.abort();
   }
   await store.close();
-  writeSync(1, `${JSON.stringify(seen)}\n`);
+  say(JSON.stringify(seen));
 }
 
 /** Appends numbered batches (sizes 1–4) and reports each acknowledged one on stdout. */
 async function crash(prefix: string): Promise<void> {
   const store = await open();
-  writeSync(1, "ready\n");
-  for (let n = 0; ; n++) {
-    const size = 1 + (n % 4);
-    const events = Array.from({ length: size }, (_, j) => ({
-      eventId: `${prefix}-b${n}-e${j}`,
-      event: event(`${prefix}-b${n}-e${j}`),
-      metadata: { batch: n, size },
-    }));
-    const result = await store.append("crash", events, "any");
-    if (!result.ok) throw new Error(`batch ${n} refused: ${JSON.stringify(result.error)}`);
-    // Written synchronously: a queued write would be lost with the process, and the test
-    // would see a batch stored two past the last acknowledgement it read.
-    writeSync(1, `ack ${n}\n`);
-  }
+  say("ready");
+  await appendUntilKilled(store, "crash", prefix);
 }
 
 /**
@@ -102,8 +76,8 @@ async function appendFile(stream: string, file: string, batch: number): Promise<
   const { readFileSync } = await import("node:fs");
   const events = JSON.parse(readFileSync(file, "utf8")) as ToolledgerEventInput[];
   const store = await open();
-  writeSync(1, "ready\n");
-  await new Promise((resolve) => process.stdin.once("data", resolve));
+  say("ready");
+  await waitForGo();
   const start = performance.now();
   for (let from = 0; from < events.length; from += batch) {
     const slice = events
@@ -114,8 +88,7 @@ async function appendFile(stream: string, file: string, batch: number): Promise<
   }
   const ms = performance.now() - start;
   await store.close();
-  writeSync(1, `${ms}\n`);
-  process.stdin.destroy();
+  report(ms);
 }
 
 if (mode === "write") await write(rest[0]!, Number(rest[1]));

@@ -1,5 +1,13 @@
 import { fileURLToPath } from "node:url";
-import { assertLogInvariants, exited, lines, spawnWorker } from "@toolledger/core/testing";
+import {
+  allReady,
+  assertLogInvariants,
+  expectAllExitCleanly,
+  expectOneWinnerPerVersion,
+  expectWinnersStored,
+  spawnWorker,
+  watchWorker,
+} from "@toolledger/core/testing";
 import { afterAll, expect, it } from "vitest";
 import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
@@ -29,63 +37,28 @@ describeWithPostgres("4 writer processes and 2 subscribing readers on one log", 
     const own = Array.from({ length: VERSIONS }, (_, k) => 1 + (k % 4)).reduce((a, b) => a + b);
     const total = VERSIONS + WRITERS * own;
 
-    const ready: Promise<void>[] = [];
-    const readyLine = (child: ReturnType<typeof spawnWorker>, onData: (line: string) => void) => {
-      let mark: () => void = () => {};
-      ready.push(
-        new Promise((resolve) => {
-          mark = resolve;
-        }),
-      );
-      return lines(child, (line) => {
-        if (line === "ready") mark();
-        else onData(line);
-      });
-    };
     // Readers first (they also race the writers to create the schema), then writers.
     const received: Seen[][] = [];
     const readers = Array.from({ length: READERS }, () =>
-      spawnWorker(WORKER, ["read", schema, String(total)], env),
-    );
-    const readerOut = readers.map((child) =>
-      readyLine(child, (line) => received.push(JSON.parse(line) as Seen[])),
+      watchWorker(spawnWorker(WORKER, ["read", schema, String(total)], env), (line) =>
+        received.push(JSON.parse(line) as Seen[]),
+      ),
     );
     const reports: WriterReport[] = [];
     const writers = Array.from({ length: WRITERS }, (_, i) =>
-      spawnWorker(WORKER, ["write", schema, String(i), String(VERSIONS)], env),
-    );
-    const writerOut = writers.map((child) =>
-      readyLine(child, (line) => reports.push(JSON.parse(line) as WriterReport)),
+      watchWorker(
+        spawnWorker(WORKER, ["write", schema, String(i), String(VERSIONS)], env),
+        (line) => reports.push(JSON.parse(line) as WriterReport),
+      ),
     );
     // A process that dies before "ready" fails the test with its stderr, not a timeout.
-    const all = [...readers, ...writers];
-    const out = [...readerOut, ...writerOut];
-    await Promise.race([
-      Promise.all(ready),
-      ...all.map((child, i) =>
-        exited(child).then((e) => {
-          throw new Error(`worker exited before ready: ${JSON.stringify(e)}\n${out[i]!.stderr()}`);
-        }),
-      ),
-    ]);
-    for (const child of writers) child.stdin!.write("go\n");
-    const exits = await Promise.all([...writers, ...readers].map(exited));
-    const stderr = [...writerOut, ...readerOut].map((o) => o.stderr()).join("\n");
-    expect(exits, stderr).toEqual([...writers, ...readers].map(() => ({ code: 0, signal: null })));
+    await allReady([...readers, ...writers]);
+    for (const run of writers) run.child.stdin!.write("go\n");
+    await expectAllExitCleanly([...writers, ...readers]);
 
     // Exactly one winner per expected version; every other attempt a VERSION_CONFLICT value.
     expect(reports).toHaveLength(WRITERS);
-    for (let k = 0; k < VERSIONS; k++) {
-      const atK = reports.map((r) => r.outcomes[k]);
-      expect(
-        atK.filter((o) => o === "won"),
-        `version ${k}`,
-      ).toHaveLength(1);
-      expect(
-        atK.filter((o) => o !== "won"),
-        `version ${k}`,
-      ).toEqual(Array(WRITERS - 1).fill("VERSION_CONFLICT"));
-    }
+    expectOneWinnerPerVersion(reports, VERSIONS);
 
     const store = await PostgresEventStore.open(url, { schema, create: false });
     try {
@@ -94,11 +67,7 @@ describeWithPostgres("4 writer processes and 2 subscribing readers on one log", 
       assertLogInvariants(log);
       // Gap-free: a reader can tell it has seen everything up to a position.
       expect(log.map((e) => e.globalPosition)).toEqual(log.map((_, i) => i + 1));
-      const race = await store.readStream("race");
-      for (const [k, e] of race.entries()) {
-        const winner = reports.find((r) => r.outcomes[k] === "won")!;
-        expect(e.eventId).toBe(`w${winner.worker}-v${k}`);
-      }
+      expectWinnersStored(await store.readStream("race"), reports);
       // No reader lost, duplicated or reordered anything: each saw exactly the log.
       const expected = log.map((e) => [e.globalPosition, e.eventId, e.streamId, e.streamPosition]);
       expect(received).toHaveLength(READERS);

@@ -1,5 +1,10 @@
 import { fileURLToPath } from "node:url";
-import { assertLogInvariants, exited, lines, spawnWorker } from "@toolledger/core/testing";
+import {
+  assertLogInvariants,
+  expectAcknowledgedBatches,
+  spawnWorker,
+  watchWorker,
+} from "@toolledger/core/testing";
 import { afterAll, expect, it } from "vitest";
 import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
@@ -21,24 +26,19 @@ describeWithPostgres("crash: writer processes killed with SIGKILL mid-append", (
       // Several writers at once, so a kill can land while another holds the head lock.
       const runs = Array.from({ length: WRITERS }, (_, w) => {
         const prefix = `r${round}w${w}`;
-        const child = spawnWorker(WORKER, ["crash", schema, prefix], env);
         let acks = -1;
-        let markReady: () => void = () => {};
-        const ready = new Promise<void>((resolve) => {
-          markReady = resolve;
-        });
+        let markAcked: () => void = () => {};
         const firstAck = new Promise<void>((resolve) => {
-          const out = lines(child, (line) => {
-            if (line === "ready") markReady();
-            else if (line.startsWith("ack ")) {
-              acks = Number(line.slice(4));
-              resolve();
-            }
-          });
-          child.once("exit", () => resolve());
-          void out;
+          markAcked = resolve;
         });
-        return { prefix, child, ready, firstAck, acks: () => acks, exit: exited(child) };
+        const run = watchWorker(spawnWorker(WORKER, ["crash", schema, prefix], env), (line) => {
+          if (line.startsWith("ack ")) {
+            acks = Number(line.slice(4));
+            markAcked();
+          }
+        });
+        run.child.once("exit", () => markAcked());
+        return { ...run, prefix, firstAck, acks: () => acks };
       });
       await Promise.all(runs.map((r) => Promise.race([r.ready, r.exit])));
       // Killed once appends are under way, at a random moment of each writer's loop.
@@ -59,27 +59,7 @@ describeWithPostgres("crash: writer processes killed with SIGKILL mid-append", (
       const all = await store.readAll({ limit: 1_000_000 });
       assertLogInvariants(all);
       expect(all.map((e) => e.globalPosition)).toEqual(all.map((_, i) => i + 1));
-      const batches = new Map<string, { size: number; ids: string[] }>();
-      for (const e of all) {
-        const [prefix, b] = e.eventId.split("-");
-        const key = `${prefix}-${b}`;
-        const entry = batches.get(key) ?? { size: e.metadata.size as number, ids: [] };
-        entry.ids.push(e.eventId);
-        batches.set(key, entry);
-      }
-      // None partial: every stored batch has all its events, in order.
-      for (const [key, { size, ids }] of batches) {
-        expect(ids, key).toEqual(Array.from({ length: size }, (_, j) => `${key}-e${j}`));
-      }
-      let acked = 0;
-      for (const [prefix, acks] of acknowledged) {
-        acked += acks + 1;
-        // Every acknowledged batch is there; at most one more (committed, not yet reported).
-        for (let n = 0; n <= acks; n++) {
-          expect(batches.has(`${prefix}-b${n}`), `${prefix}-b${n}`).toBe(true);
-        }
-        expect(batches.has(`${prefix}-b${acks + 2}`)).toBe(false);
-      }
+      const acked = expectAcknowledgedBatches(all, acknowledged);
       expect(acked).toBeGreaterThanOrEqual(ROUNDS * WRITERS);
       // The server kept serving: a new append goes right after the last position.
       const next = await store.append("after", [

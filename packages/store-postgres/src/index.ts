@@ -1,4 +1,5 @@
-export type { LoadedState } from "./_loadState.js";
+// Store-independent (the core's, shared with the SQLite store); re-exported for this store's users.
+export type { LoadedState, SessionSummary } from "@toolledger/core";
 export { SCHEMA_VERSION } from "./_schema.js";
 export { isPostgresUrl } from "./isPostgresUrl.js";
 export {
@@ -6,6 +7,5 @@ export {
   openPostgresEventStore,
   PostgresEventStore,
   type PostgresEventStoreOptions,
-  type SessionSummary,
 } from "./postgresEventStore.js";
 export { redactConnectionString } from "./redactConnectionString.js";

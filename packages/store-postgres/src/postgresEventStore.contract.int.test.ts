@@ -1,4 +1,4 @@
-import { describeEventStoreContract } from "@toolledger/core/testing";
+import { describeEventStoreContract, describeSessionStoreContract } from "@toolledger/core/testing";
 import { afterAll } from "vitest";
 import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
@@ -22,4 +22,14 @@ describeWithPostgres("PostgresEventStore", (url) => {
       },
     },
   );
+
+  describeSessionStoreContract("PostgresEventStore", async ({ now }) => {
+    const schema = uniqueSchema("session");
+    schemas.push(schema);
+    return PostgresEventStore.open(url, {
+      schema,
+      poolSize: 2,
+      ...(now === undefined ? {} : { now }),
+    });
+  });
 });

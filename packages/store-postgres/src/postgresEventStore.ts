@@ -4,28 +4,27 @@ import {
   type EnableAudit,
   type EnableAuditFilter,
   EVENT_SCHEMA_VERSION,
-  type EventStore,
+  type EventRow,
   EventStoreError,
-  type EventToAppend,
   type ExpectedVersion,
-  invalidEvent,
-  isStorableId,
+  eventFromRow,
+  type LoadedState,
   REDUCER_VERSION,
-  type ReadAllOptions,
-  type ReadStreamOptions,
+  type SerializedBatch,
+  type SessionRow,
+  SqlEventStore,
   type StateOptions,
   type StoredEvent,
   type SubscribeOptions,
-  serializeBatch,
   subscribe,
 } from "@toolledger/core";
 import { AppendNotifications } from "./_appendNotifications.js";
 import { type Connection, connect } from "./_connection.js";
-import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
-import { type LoadedState, loadStateFromRows } from "./_loadState.js";
+import { EVENT_COLUMNS } from "./_eventRow.js";
+import { loadStateFromRows } from "./_loadState.js";
 import { migrate } from "./_migrate.js";
 import { CONVERSATION_TYPES_SQL, channelOf, quoteIdent, SCHEMA_NAME } from "./_schema.js";
-import { type StoreLocation, storeError, toStoreError } from "./_storeError.js";
+import { type StoreLocation, storeError, storeLocation, toStoreError } from "./_storeError.js";
 import { connectionSecrets, redactConnectionString } from "./redactConnectionString.js";
 
 /**
@@ -52,17 +51,6 @@ export interface PostgresEventStoreOptions {
   now?: () => Date;
 }
 
-/** One stream (session) of the store, as listed by `listSessions`. */
-export interface SessionSummary {
-  sessionId: string;
-  eventCount: number;
-  firstGlobalPosition: number;
-  lastGlobalPosition: number;
-  /** When the store recorded the first and the last event (ISO-8601). */
-  firstRecordedAt: string;
-  lastRecordedAt: string;
-}
-
 interface AppendRow {
   outcome: "ok" | "conflict" | "duplicate";
   next_expected: number | null;
@@ -82,7 +70,7 @@ const PAGE = 5000;
  * order and a reader that polls "after N" never skips an event; subscriptions wake on
  * LISTEN/NOTIFY and read the table. Semantics identical to the in-memory and SQLite stores.
  */
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore extends SqlEventStore {
   /** The server (password redacted) and schema, for messages. */
   readonly location: string;
   readonly schema: string;
@@ -91,7 +79,6 @@ export class PostgresEventStore implements EventStore {
   readonly #now: (() => Date) | undefined;
   readonly #sql: ReturnType<typeof statements>;
   readonly #notifications: AppendNotifications;
-  #closed = false;
 
   private constructor(
     where: StoreLocation,
@@ -99,6 +86,7 @@ export class PostgresEventStore implements EventStore {
     connection: Connection,
     now: (() => Date) | undefined,
   ) {
+    super();
     this.location = where.label;
     this.schema = schema;
     this.#where = where;
@@ -120,7 +108,7 @@ export class PostgresEventStore implements EventStore {
     const { url: serverUrl, schema: fromUrl } = splitSchemaParam(url);
     const schema = options.schema ?? fromUrl ?? "toolledger";
     const label = `${redactConnectionString(serverUrl)} (schema ${schema})`;
-    const where: StoreLocation = { label, secrets: connectionSecrets(url) };
+    const where = storeLocation(label, connectionSecrets(url));
     if (!SCHEMA_NAME.test(schema)) {
       throw new EventStoreError(
         "IO_ERROR",
@@ -143,45 +131,26 @@ export class PostgresEventStore implements EventStore {
     return new PostgresEventStore(where, schema, connection, options.now);
   }
 
-  async append(
+  protected async appendBatch(
     streamId: string,
-    events: readonly EventToAppend[],
-    expected: ExpectedVersion = "any",
+    batch: SerializedBatch,
+    expected: ExpectedVersion,
   ): Promise<AppendResult> {
-    this.#assertOpen();
-    if (!isStorableId(streamId)) {
-      return invalidEvent(
-        0,
-        "streamId",
-        `the stream id ${JSON.stringify(streamId)} is not a well-formed string without NUL characters`,
-      );
-    }
-    const batch = serializeBatch(events);
-    if (!("ids" in batch)) return batch;
-    let row: AppendRow | undefined;
-    try {
-      [row] = await this.#connection.query<AppendRow>(
-        this.#sql.append,
-        [
-          streamId,
-          expectedText(expected),
-          batch.ids,
-          batch.types,
-          batch.data,
-          batch.metadata,
-          EVENT_SCHEMA_VERSION,
-          batch.repeatedId,
-          this.#now ? this.#now().toISOString() : null,
-        ],
-        "toolledger_append",
-      );
-    } catch (error) {
-      throw toStoreError(
-        error,
-        this.#where,
-        `appending ${events.length} event(s) to ${JSON.stringify(streamId)}`,
-      );
-    }
+    const [row] = await this.#connection.query<AppendRow>(
+      this.#sql.append,
+      [
+        streamId,
+        expectedText(expected),
+        batch.ids,
+        batch.types,
+        batch.data,
+        batch.metadata,
+        EVENT_SCHEMA_VERSION,
+        batch.repeatedId,
+        this.#now ? this.#now().toISOString() : null,
+      ],
+      "toolledger_append",
+    );
     if (!row) throw storeError("STORE_CORRUPT", this.#where, "append_events returned no row");
     if (row.outcome === "ok") {
       return {
@@ -203,126 +172,88 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
-  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
-    this.#assertOpen();
-    const from = Math.max(1, options.fromPosition ?? 1);
-    const limit = options.maxCount === undefined ? null : Math.max(0, options.maxCount);
-    return this.#events(
+  protected selectStream(
+    streamId: string,
+    from: number,
+    maxCount: number | null,
+  ): Promise<EventRow[]> {
+    return this.#connection.query<EventRow>(
       this.#sql.readStream,
-      [streamId, from, limit],
+      [streamId, from, maxCount],
       "toolledger_read_stream",
-      `reading stream ${JSON.stringify(streamId)}`,
     );
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    this.#assertOpen();
-    const after = Math.max(0, options.after ?? 0);
-    const limit = Math.max(0, options.limit ?? 1000);
-    return this.#events(
+  protected selectAll(after: number, limit: number): Promise<EventRow[]> {
+    return this.#connection.query<EventRow>(
       this.#sql.readAll,
       [after, limit],
       "toolledger_read_all",
-      `reading events after global position ${after}`,
     );
   }
 
-  async streamVersion(streamId: string): Promise<number> {
-    this.#assertOpen();
-    try {
-      const [row] = await this.#connection.query<{ version: number }>(
-        this.#sql.streamVersion,
-        [streamId],
-        "toolledger_stream_version",
-      );
-      return row?.version ?? 0;
-    } catch (error) {
-      throw toStoreError(error, this.#where, `reading the version of ${JSON.stringify(streamId)}`);
-    }
+  protected async selectVersion(streamId: string): Promise<number> {
+    const [row] = await this.#connection.query<{ version: number }>(
+      this.#sql.streamVersion,
+      [streamId],
+      "toolledger_stream_version",
+    );
+    return row?.version ?? 0;
   }
 
-  /** Every session (stream) with its event count and first/last times, in order of creation. */
-  async listSessions(): Promise<SessionSummary[]> {
-    this.#assertOpen();
+  protected selectSessions(): Promise<SessionRow[]> {
     const s = quoteIdent(this.schema);
-    try {
-      const rows = await this.#connection.query<{
-        stream_id: string;
-        n: number;
-        first_global: number;
-        last_global: number;
-        first_at: string;
-        last_at: string;
-      }>(
-        `SELECT t.stream_id, t.n, f.global_position AS first_global, l.global_position AS last_global,
-                ${isoTime("f.recorded_at")} AS first_at, ${isoTime("l.recorded_at")} AS last_at
-         FROM (SELECT stream_id, max(stream_position) AS n FROM ${s}.events GROUP BY stream_id) AS t
-         JOIN ${s}.events AS f ON f.stream_id = t.stream_id AND f.stream_position = 1
-         JOIN ${s}.events AS l ON l.stream_id = t.stream_id AND l.stream_position = t.n
-         ORDER BY f.global_position`,
-      );
-      return rows.map((r) => ({
-        sessionId: r.stream_id,
-        eventCount: r.n,
-        firstGlobalPosition: r.first_global,
-        lastGlobalPosition: r.last_global,
-        firstRecordedAt: r.first_at,
-        lastRecordedAt: r.last_at,
-      }));
-    } catch (error) {
-      throw toStoreError(error, this.#where, "listing sessions");
-    }
+    return this.#connection.query<SessionRow>(
+      `SELECT t.stream_id, t.n, f.global_position AS first_global, l.global_position AS last_global,
+              ${isoTime("f.recorded_at")} AS first_at, ${isoTime("l.recorded_at")} AS last_at
+       FROM (SELECT stream_id, max(stream_position) AS n FROM ${s}.events GROUP BY stream_id) AS t
+       JOIN ${s}.events AS f ON f.stream_id = t.stream_id AND f.stream_position = 1
+       JOIN ${s}.events AS l ON l.stream_id = t.stream_id AND l.stream_position = t.n
+       ORDER BY f.global_position`,
+    );
   }
 
-  /**
-   * The session's state (D7): folded from its snapshot for this reducer version when there is
-   * one, skipping conversation events before the latest `Compacted` event. Equal to replaying
-   * the whole stream.
-   */
-  async loadState(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
-    this.#assertOpen();
-    try {
-      return await this.#connection.transaction(
-        (query) => loadStateFromRows(query, this.schema, this.#where, sessionId, options),
-        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-      );
-    } catch (error) {
-      throw toStoreError(error, this.#where, `loading the state of ${JSON.stringify(sessionId)}`);
-    }
+  protected get rowSource(): StoreLocation {
+    return this.#where;
   }
 
-  /**
-   * Caches the session's current state as a snapshot keyed by REDUCER_VERSION, so the next
-   * `loadState` folds only what came after. A newer snapshot is never replaced by an older one.
-   */
-  async saveSnapshot(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
-    const loaded = await this.loadState(sessionId, options);
-    if (loaded.version === 0) return loaded;
+  protected foldState(sessionId: string, options: StateOptions): Promise<LoadedState> {
+    return this.#connection.transaction(
+      (query) => loadStateFromRows(query, this.schema, this.#where, sessionId, options),
+      "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+    );
+  }
+
+  protected async insertSnapshot(sessionId: string, loaded: LoadedState): Promise<void> {
     const s = quoteIdent(this.schema);
-    try {
-      await this.#connection.query(
-        `INSERT INTO ${s}.snapshots (stream_id, reducer_version, stream_position, state, created_at)
-         VALUES ($1, $2, $3, $4::json, $5)
-         ON CONFLICT (stream_id, reducer_version) DO UPDATE SET
-           stream_position = excluded.stream_position, state = excluded.state, created_at = excluded.created_at
-         WHERE excluded.stream_position > snapshots.stream_position`,
-        [
-          sessionId,
-          REDUCER_VERSION,
-          loaded.version,
-          JSON.stringify(loaded.state),
-          (this.#now?.() ?? new Date()).toISOString(),
-        ],
-      );
-      return loaded;
-    } catch (error) {
-      throw toStoreError(error, this.#where, `saving a snapshot of ${JSON.stringify(sessionId)}`);
-    }
+    await this.#connection.query(
+      `INSERT INTO ${s}.snapshots (stream_id, reducer_version, stream_position, state, created_at)
+       VALUES ($1, $2, $3, $4::json, $5)
+       ON CONFLICT (stream_id, reducer_version) DO UPDATE SET
+         stream_position = excluded.stream_position, state = excluded.state, created_at = excluded.created_at
+       WHERE excluded.stream_position > snapshots.stream_position`,
+      [
+        sessionId,
+        REDUCER_VERSION,
+        loaded.version,
+        JSON.stringify(loaded.state),
+        (this.#now?.() ?? new Date()).toISOString(),
+      ],
+    );
+  }
+
+  protected async closeConnection(): Promise<void> {
+    await this.#notifications.close();
+    await this.#connection.end();
+  }
+
+  protected storeFailure(error: unknown, doing: string): EventStoreError {
+    return toStoreError(error, this.#where, doing);
   }
 
   /** The enable history (D6) of one session or all, filtered; see `auditEnables`. */
   async auditEnables(filter: EnableAuditFilter = {}): Promise<EnableAudit> {
-    this.#assertOpen();
+    this.assertOpen();
     const s = quoteIdent(this.schema);
     const where = `type IN ${CONVERSATION_TYPES_SQL}`;
     const one = filter.sessionId;
@@ -362,7 +293,9 @@ export class PostgresEventStore implements EventStore {
    * (one listening connection per store), with a read every `maxIdleMs` (default 5000) as a
    * safety net. See the core's `subscribe`.
    */
-  subscribe(options: SubscribeOptions = {}): AsyncGenerator<StoredEvent[], void, undefined> {
+  override subscribe(
+    options: SubscribeOptions = {},
+  ): AsyncGenerator<StoredEvent[], void, undefined> {
     return subscribe(this, { maxIdleMs: 5000, ...options }, this.#notifications);
   }
 
@@ -374,7 +307,7 @@ export class PostgresEventStore implements EventStore {
     lockTimeout: string;
     transactionIsolation: string;
   }> {
-    this.#assertOpen();
+    this.assertOpen();
     try {
       const [row] = await this.#connection.query<{
         server_version: string;
@@ -394,43 +327,6 @@ export class PostgresEventStore implements EventStore {
       };
     } catch (error) {
       throw toStoreError(error, this.#where, "reading the settings");
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    try {
-      await this.#notifications.close();
-      await this.#connection.end();
-    } catch (error) {
-      throw toStoreError(error, this.#where, "closing the event store");
-    }
-  }
-
-  async #events(
-    text: string,
-    values: unknown[],
-    name: string,
-    doing: string,
-  ): Promise<StoredEvent[]> {
-    let rows: EventRow[];
-    try {
-      rows = await this.#connection.query<EventRow>(text, values, name);
-    } catch (error) {
-      throw toStoreError(error, this.#where, doing);
-    }
-    const out = new Array<StoredEvent>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = eventFromRow(rows[i]!, this.#where);
-    return out;
-  }
-
-  #assertOpen(): void {
-    if (this.#closed) {
-      throw new EventStoreError(
-        "STORE_CLOSED",
-        `${this.location}: the event store is closed; open it again`,
-      );
     }
   }
 }

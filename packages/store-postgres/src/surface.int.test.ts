@@ -1,11 +1,11 @@
-import { auditEnables, formatEnableAuditCsv, replay } from "@toolledger/core";
+import { auditEnables, formatEnableAuditCsv } from "@toolledger/core";
 import { ev, sampleBatch, withIds } from "@toolledger/core/testing";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 // The surface the CLI and hosts use beyond EventStore, as the SQLite store has it:
-// subscriptions, listing, state with compaction and snapshots, the enable audit.
+// subscriptions and the enable audit (the listing and state loading: the SessionStore contract).
 
 describeWithPostgres("PostgresEventStore beyond the EventStore contract", (url) => {
   const schemas: string[] = [];
@@ -78,69 +78,6 @@ describeWithPostgres("PostgresEventStore beyond the EventStore contract", (url) 
     await writer.append("s", sampleBatch("s2", 2));
     await follow;
     expect(seen).toEqual(["s:2", "s:3", "s:4"]);
-  });
-
-  it("listSessions gives every stream with its count and first/last times, in order of creation", async () => {
-    let minute = 0;
-    const { writer } = await pair({ now: () => new Date(Date.UTC(2026, 10, 29, 10, minute++)) });
-    expect(await writer.listSessions()).toEqual([]);
-    await writer.append("b", sampleBatch("b0", 2));
-    await writer.append("a", sampleBatch("a0", 1));
-    await writer.append("b", sampleBatch("b1", 3));
-    expect(await writer.listSessions()).toEqual([
-      {
-        sessionId: "b",
-        eventCount: 5,
-        firstGlobalPosition: 1,
-        lastGlobalPosition: 6,
-        firstRecordedAt: "2026-11-29T10:00:00.000Z",
-        lastRecordedAt: "2026-11-29T10:02:00.000Z",
-      },
-      {
-        sessionId: "a",
-        eventCount: 1,
-        firstGlobalPosition: 3,
-        lastGlobalPosition: 3,
-        firstRecordedAt: "2026-11-29T10:01:00.000Z",
-        lastRecordedAt: "2026-11-29T10:01:00.000Z",
-      },
-    ]);
-  });
-
-  it("loadState skips conversation events before the latest Compacted, starts from a snapshot, and equals a full replay", async () => {
-    const { writer } = await pair();
-    await writer.append(
-      "s",
-      withIds([
-        ev.added("github"),
-        ev.fetched("github", 1, ["create_issue", "search"]),
-        ev.requested("c1", ["github__search"]),
-        ev.responded("c1", true),
-        ev.requested("c2", ["github__create_issue"]),
-        ev.compacted(
-          ["github__search"],
-          [{ callId: "c2", names: ["github__create_issue"] }],
-          ["c1"],
-        ),
-        ev.added("notes"),
-        ev.responded("c2", true),
-      ]),
-    );
-    const full = replay((await writer.readStream("s")).map((e) => e.event));
-    const loaded = await writer.loadState("s");
-    expect(loaded).toMatchObject({
-      version: 8,
-      startedFrom: "initial",
-      compactedPosition: 6,
-      folded: 5,
-      skipped: 3,
-    });
-    expect(loaded.state).toEqual(full);
-    expect((await writer.saveSnapshot("s")).version).toBe(8);
-    await writer.append("s", withIds([ev.cleared()]));
-    const fromSnapshot = await writer.loadState("s");
-    expect(fromSnapshot).toMatchObject({ startedFrom: "snapshot", snapshotPosition: 8, folded: 1 });
-    expect(fromSnapshot.state).toEqual(replay((await writer.readStream("s")).map((e) => e.event)));
   });
 
   it("auditEnables pages through the log and equals the core's audit of the same events", async () => {

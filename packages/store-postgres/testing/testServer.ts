@@ -34,20 +34,11 @@ export function uniqueSchema(prefix = "t"): string {
 /** Drops schemas made by a test (on a shared server; a throwaway cluster is removed anyway). */
 export async function dropSchemas(url: string, schemas: readonly string[]): Promise<void> {
   if (schemas.length === 0) return;
-  const connection = connect({
-    url,
-    max: 1,
-    lockTimeoutMs: 10_000,
-    synchronousCommit: false,
-    connectTimeoutMs: 10_000,
-  });
-  try {
+  await withSql(url, async (query) => {
     for (const schema of schemas) {
-      await connection.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+      await query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
     }
-  } finally {
-    await connection.end();
-  }
+  });
 }
 
 /** Raw SQL on the test server, for tests that damage or inspect a store on purpose. */

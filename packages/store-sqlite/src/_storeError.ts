@@ -1,4 +1,4 @@
-import { EventStoreError, type EventStoreErrorCode } from "@toolledger/core";
+import { EventStoreError, type EventStoreErrorCode, type RowSource } from "@toolledger/core";
 import Database from "better-sqlite3";
 
 const ADVICE: Record<EventStoreErrorCode, string> = {
@@ -41,17 +41,7 @@ function codeOf(sqliteCode: string): EventStoreErrorCode {
   return "IO_ERROR";
 }
 
-/** The error for a stored row that cannot be read back (damaged JSON or an undecodable event). */
-export function corruptRow(
-  code: "STORE_CORRUPT" | "SCHEMA_TOO_NEW",
-  file: string,
-  row: { stream_id: string; stream_position: number; global_position: number },
-  what: string,
-  cause?: unknown,
-): EventStoreError {
-  return new EventStoreError(
-    code,
-    `${file}: event at global position ${row.global_position} (stream ${JSON.stringify(row.stream_id)}, position ${row.stream_position}) cannot be read: ${what}; ${ADVICE[code]}`,
-    cause === undefined ? undefined : { cause },
-  );
+/** Names the file in the errors of rows that cannot be read back (see the core's `eventFromRow`). */
+export function rowSource(file: string): RowSource {
+  return { label: file, advice: ADVICE };
 }

@@ -1,5 +1,6 @@
-// The audit and the subscription loop are store-independent (in the core since the PostgreSQL
-// store); re-exported so code written against this package keeps working.
+// The audit, the subscription loop, state loading and the session listing are store-independent
+// (in the core since the PostgreSQL store); re-exported so code written against this package
+// keeps working.
 export {
   type AuditPoint,
   auditEnables,
@@ -10,11 +11,12 @@ export {
   type EnableOutcome,
   type EndedBy,
   formatEnableAuditCsv,
+  type LoadedState,
   type OrphanResponse,
+  type SessionSummary,
   type SubscribeOptions,
   subscribe,
 } from "@toolledger/core";
-export type { LoadedState } from "./_loadState.js";
 export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
 export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
 export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";
@@ -28,7 +30,6 @@ export {
 export {
   type Durability,
   openSqliteEventStore,
-  type SessionSummary,
   SqliteEventStore,
   type SqliteEventStoreOptions,
   type StoreSettings,

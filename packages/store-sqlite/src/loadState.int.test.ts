@@ -26,67 +26,6 @@ describe("loadState (D7): folds from the latest Compacted event or a snapshot, e
   const full = async (session: string) =>
     replay((await store.readStream(session)).map((e) => e.event));
 
-  it("an empty session loads the initial state at version 0", async () => {
-    const loaded = await store.loadState("nobody");
-    expect(loaded).toMatchObject({ version: 0, startedFrom: "initial", folded: 0, skipped: 0 });
-    expect(loaded.state).toEqual(replay([]));
-  });
-
-  it("skips the conversation events before the latest Compacted event, but folds the registry events", async () => {
-    await store.append(
-      "s",
-      withIds([
-        ev.added("github"),
-        ev.fetched("github", 1, ["create_issue", "search"]),
-        ev.requested("c1", ["github__search"]),
-        ev.responded("c1", true),
-        ev.requested("c2", ["github__create_issue"]),
-        ev.compacted(
-          ["github__search"],
-          [{ callId: "c2", names: ["github__create_issue"] }],
-          ["c1"],
-        ),
-        ev.added("notes"),
-        ev.responded("c2", true),
-      ]),
-    );
-    const loaded = await store.loadState("s");
-    expect(loaded).toMatchObject({
-      version: 8,
-      startedFrom: "initial",
-      compactedPosition: 6,
-      folded: 5,
-      skipped: 3,
-    });
-    expect(loaded.state).toEqual(await full("s"));
-    expect(loaded.state.enabled).toEqual(["github__create_issue", "github__search"]);
-    // R11: both ExtensionAdded events were folded (one version each).
-    expect(loaded.state.version).toBe(2);
-  });
-
-  it("a snapshot is used, then only later events are folded; a newer one is never replaced by an older one", async () => {
-    await store.append(
-      "s",
-      withIds([
-        ev.added("github"),
-        ev.fetched("github", 1, ["search"]),
-        ev.requested("c1", ["github__search"]),
-      ]),
-    );
-    expect((await store.saveSnapshot("s")).version).toBe(3);
-    await store.append("s", withIds([ev.responded("c1", true), ev.added("notes")]));
-    const loaded = await store.loadState("s");
-    expect(loaded).toMatchObject({
-      version: 5,
-      startedFrom: "snapshot",
-      snapshotPosition: 3,
-      folded: 2,
-    });
-    expect(loaded.state).toEqual(await full("s"));
-    await store.saveSnapshot("s");
-    expect((await store.loadState("s")).snapshotPosition).toBe(5);
-  });
-
   it("snapshots of another reducer version, other options or damaged ones are ignored (a cache, never the truth)", async () => {
     const file = store.file;
     await store.append("s", withIds([ev.added("github"), ev.fetched("github", 1, ["search"])]));

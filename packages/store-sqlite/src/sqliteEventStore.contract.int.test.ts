@@ -1,4 +1,4 @@
-import { describeEventStoreContract } from "@toolledger/core/testing";
+import { describeEventStoreContract, describeSessionStoreContract } from "@toolledger/core/testing";
 import { tempDir } from "./_tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
@@ -17,6 +17,23 @@ describeEventStoreContract(
       await store.close();
       return SqliteEventStore.open(file, { durability: "normal" });
     },
+    dispose: () => {
+      dir?.remove();
+      dir = null;
+    },
+  },
+);
+
+describeSessionStoreContract(
+  "SqliteEventStore",
+  ({ now }) => {
+    dir ??= tempDir();
+    return SqliteEventStore.open(dir.file(`session-${n++}.db`), {
+      durability: "normal",
+      ...(now === undefined ? {} : { now }),
+    });
+  },
+  {
     dispose: () => {
       dir?.remove();
       dir = null;

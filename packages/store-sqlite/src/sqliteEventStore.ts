@@ -6,28 +6,25 @@ import {
   type EnableAudit,
   type EnableAuditFilter,
   EVENT_SCHEMA_VERSION,
-  type EventStore,
+  type EventRow,
   EventStoreError,
-  type EventToAppend,
   type ExpectedVersion,
-  invalidEvent,
-  isStorableId,
+  eventFromRow,
+  type LoadedState,
   matchesExpectedVersion,
   REDUCER_VERSION,
-  type ReadAllOptions,
-  type ReadStreamOptions,
+  type RowSource,
   type SerializedBatch,
+  type SessionRow,
+  SqlEventStore,
   type StateOptions,
   type StoredEvent,
-  type SubscribeOptions,
-  serializeBatch,
-  subscribe,
 } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { EVENT_COLUMNS, type EventRow, eventFromRow } from "./_eventRow.js";
-import { type LoadedState, loadStateFromRows } from "./_loadState.js";
+import { EVENT_COLUMNS } from "./_eventRow.js";
+import { loadStateFromRows } from "./_loadState.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
-import { toStoreError } from "./_storeError.js";
+import { rowSource, toStoreError } from "./_storeError.js";
 import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
 
 /**
@@ -61,17 +58,6 @@ export interface StoreSettings {
   schemaVersion: number;
 }
 
-/** One stream (session) of the store, as listed by `listSessions`. */
-export interface SessionSummary {
-  sessionId: string;
-  eventCount: number;
-  firstGlobalPosition: number;
-  lastGlobalPosition: number;
-  /** When the store recorded the first and the last event (ISO-8601). */
-  firstRecordedAt: string;
-  lastRecordedAt: string;
-}
-
 interface Prepared {
   insert: Database.Statement<[string, number, string, string, number, string, string, string]>;
   insertChunk: Database.Statement<[(string | number)[]]>;
@@ -101,7 +87,7 @@ const INSERT_CHUNK = 16;
  * The EventStore on one SQLite file (better-sqlite3, WAL). One stream per session; every
  * append is one `BEGIN IMMEDIATE` transaction; semantics identical to the in-memory store.
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore extends SqlEventStore {
   /** The database file. */
   readonly file: string;
   /** Where the store is, for messages (the file; the PostgreSQL store gives its server and schema). */
@@ -111,14 +97,16 @@ export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
   readonly #now: () => Date;
   readonly #s: Prepared;
-  #closed = false;
+  protected readonly rowSource: RowSource;
   /** Opened by a verifying writer: a clean close records the file as checked. */
   #stampOnClose = false;
 
   private constructor(file: string, db: Database.Database, now: () => Date) {
+    super();
     this.file = file;
     this.#db = db;
     this.#now = now;
+    this.rowSource = rowSource(file);
     this.#s = {
       insert: db.prepare(
         "INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -187,33 +175,7 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  async append(
-    streamId: string,
-    events: readonly EventToAppend[],
-    expected: ExpectedVersion = "any",
-  ): Promise<AppendResult> {
-    this.#assertOpen();
-    if (!isStorableId(streamId)) {
-      return invalidEvent(
-        0,
-        "streamId",
-        `the stream id ${JSON.stringify(streamId)} is not a well-formed string without NUL characters`,
-      );
-    }
-    const batch = serializeBatch(events);
-    if (!("ids" in batch)) return batch;
-    try {
-      return this.#appendPrepared(streamId, batch, expected);
-    } catch (error) {
-      throw toStoreError(
-        error,
-        this.file,
-        `appending ${events.length} event(s) to ${JSON.stringify(streamId)}`,
-      );
-    }
-  }
-
-  #appendPrepared(
+  protected appendBatch(
     streamId: string,
     batch: SerializedBatch,
     expected: ExpectedVersion,
@@ -380,122 +342,67 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
-    this.#assertOpen();
-    const from = Math.max(1, options.fromPosition ?? 1);
-    const limit = options.maxCount === undefined ? -1 : Math.max(0, options.maxCount);
-    return this.#rows(
-      this.#s.readStream,
-      [streamId, from, limit],
-      `reading stream ${JSON.stringify(streamId)}`,
-    );
+  protected selectStream(streamId: string, from: number, maxCount: number | null): EventRow[] {
+    return this.#s.readStream.all(streamId, from, maxCount ?? -1);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    this.#assertOpen();
-    const after = Math.max(0, options.after ?? 0);
-    const limit = Math.max(0, options.limit ?? 1000);
-    return this.#rows(
-      this.#s.readAll,
-      [after, limit],
-      `reading events after global position ${after}`,
-    );
+  protected selectAll(after: number, limit: number): EventRow[] {
+    return this.#s.readAll.all(after, limit);
   }
 
-  async streamVersion(streamId: string): Promise<number> {
-    this.#assertOpen();
-    try {
-      return this.#s.streamVersion.get(streamId) ?? 0;
-    } catch (error) {
-      throw toStoreError(error, this.file, `reading the version of ${JSON.stringify(streamId)}`);
-    }
+  protected selectVersion(streamId: string): number {
+    return this.#s.streamVersion.get(streamId) ?? 0;
   }
 
-  /** Every session (stream) with its event count and first/last times, in order of creation. */
-  async listSessions(): Promise<SessionSummary[]> {
-    this.#assertOpen();
-    try {
-      const rows = this.#db
-        .prepare<
-          [],
-          {
-            stream_id: string;
-            n: number;
-            first_global: number;
-            last_global: number;
-            first_at: string;
-            last_at: string;
-          }
-        >(
-          `SELECT s.stream_id, s.n, f.global_position AS first_global, l.global_position AS last_global,
-                  f.recorded_at AS first_at, l.recorded_at AS last_at
-           FROM (SELECT stream_id, max(stream_position) AS n FROM events GROUP BY stream_id) AS s
-           JOIN events AS f ON f.stream_id = s.stream_id AND f.stream_position = 1
-           JOIN events AS l ON l.stream_id = s.stream_id AND l.stream_position = s.n
-           ORDER BY f.global_position`,
-        )
-        .all();
-      return rows.map((r) => ({
-        sessionId: r.stream_id,
-        eventCount: r.n,
-        firstGlobalPosition: r.first_global,
-        lastGlobalPosition: r.last_global,
-        firstRecordedAt: r.first_at,
-        lastRecordedAt: r.last_at,
-      }));
-    } catch (error) {
-      throw toStoreError(error, this.file, "listing sessions");
-    }
+  protected selectSessions(): SessionRow[] {
+    return this.#db
+      .prepare<[], SessionRow>(
+        `SELECT s.stream_id, s.n, f.global_position AS first_global, l.global_position AS last_global,
+                f.recorded_at AS first_at, l.recorded_at AS last_at
+         FROM (SELECT stream_id, max(stream_position) AS n FROM events GROUP BY stream_id) AS s
+         JOIN events AS f ON f.stream_id = s.stream_id AND f.stream_position = 1
+         JOIN events AS l ON l.stream_id = s.stream_id AND l.stream_position = s.n
+         ORDER BY f.global_position`,
+      )
+      .all();
   }
 
-  /**
-   * The session's state (D7): folded from its snapshot for this reducer version when there is
-   * one, skipping conversation events before the latest `Compacted` event. Equal to replaying
-   * the whole stream.
-   */
-  async loadState(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
-    this.#assertOpen();
-    try {
-      return this.#db.transaction(() =>
-        loadStateFromRows(this.#db, this.file, sessionId, options),
-      )();
-    } catch (error) {
-      throw toStoreError(error, this.file, `loading the state of ${JSON.stringify(sessionId)}`);
-    }
+  protected foldState(sessionId: string, options: StateOptions): LoadedState {
+    return this.#db.transaction(() =>
+      loadStateFromRows(this.#db, this.rowSource, sessionId, options),
+    )();
   }
 
-  /**
-   * Caches the session's current state as a snapshot keyed by REDUCER_VERSION, so the next
-   * `loadState` folds only what came after. A newer snapshot is never replaced by an older one.
-   */
-  async saveSnapshot(sessionId: string, options: StateOptions = {}): Promise<LoadedState> {
-    const loaded = await this.loadState(sessionId, options);
-    if (loaded.version === 0) return loaded;
-    try {
-      this.#db
-        .prepare(
-          `INSERT INTO snapshots (stream_id, reducer_version, stream_position, state, created_at)
-           VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (stream_id, reducer_version) DO UPDATE SET
-             stream_position = excluded.stream_position, state = excluded.state, created_at = excluded.created_at
-           WHERE excluded.stream_position > snapshots.stream_position`,
-        )
-        .run(
-          sessionId,
-          REDUCER_VERSION,
-          loaded.version,
-          JSON.stringify(loaded.state),
-          this.#now().toISOString(),
-        );
-      return loaded;
-    } catch (error) {
-      throw toStoreError(error, this.file, `saving a snapshot of ${JSON.stringify(sessionId)}`);
-    }
+  protected insertSnapshot(sessionId: string, loaded: LoadedState): void {
+    this.#db
+      .prepare(
+        `INSERT INTO snapshots (stream_id, reducer_version, stream_position, state, created_at)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (stream_id, reducer_version) DO UPDATE SET
+           stream_position = excluded.stream_position, state = excluded.state, created_at = excluded.created_at
+         WHERE excluded.stream_position > snapshots.stream_position`,
+      )
+      .run(
+        sessionId,
+        REDUCER_VERSION,
+        loaded.version,
+        JSON.stringify(loaded.state),
+        this.#now().toISOString(),
+      );
+  }
+
+  protected closeConnection(): void {
+    this.#db.close();
+    if (this.#stampOnClose) stampStoreFile(this.file);
+  }
+
+  protected storeFailure(error: unknown, doing: string): unknown {
+    return toStoreError(error, this.file, doing);
   }
 
   /** The enable history (D6) of one session or all, filtered; see `auditEnables`. */
   async auditEnables(filter: EnableAuditFilter = {}): Promise<EnableAudit> {
-    this.#assertOpen();
+    this.assertOpen();
     const where = `type IN ${CONVERSATION_TYPES_SQL}`;
     const sql =
       filter.sessionId === undefined
@@ -503,11 +410,12 @@ export class SqliteEventStore implements EventStore {
         : `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND ${where} ORDER BY stream_position`;
     const params = filter.sessionId === undefined ? [] : [filter.sessionId];
     const file = this.file;
+    const source = this.rowSource;
     const db = this.#db;
     // Streamed in one read transaction: memory grows with the requests, not with the log.
     function* events(): Generator<StoredEvent> {
       for (const row of db.prepare<unknown[], EventRow>(sql).iterate(...params)) {
-        yield eventFromRow(row, file);
+        yield eventFromRow(row, source);
       }
     }
     try {
@@ -519,7 +427,7 @@ export class SqliteEventStore implements EventStore {
 
   /** The connection's effective settings, read back from SQLite (for diagnostics). */
   settings(): StoreSettings {
-    this.#assertOpen();
+    this.assertOpen();
     try {
       const synchronous = this.#db.pragma("synchronous", { simple: true }) as number;
       return {
@@ -534,55 +442,14 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  /** Follows the log as other processes append to it; see `subscribe`. */
-  subscribe(options: SubscribeOptions = {}): AsyncGenerator<StoredEvent[], void, undefined> {
-    return subscribe(this, options);
-  }
-
   /** `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise SQLite's findings. */
   async checkIntegrity(): Promise<string[]> {
-    this.#assertOpen();
+    this.assertOpen();
     try {
       const rows = this.#db.pragma("integrity_check") as Record<string, unknown>[];
       return rows.map((r) => String(Object.values(r)[0]));
     } catch (error) {
       throw toStoreError(error, this.file, "checking integrity");
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    try {
-      this.#db.close();
-    } catch (error) {
-      throw toStoreError(error, this.file, "closing the event store");
-    }
-    if (this.#stampOnClose) stampStoreFile(this.file);
-  }
-
-  #rows<P extends unknown[]>(
-    stmt: Database.Statement<P, EventRow>,
-    params: P,
-    doing: string,
-  ): StoredEvent[] {
-    let rows: EventRow[];
-    try {
-      rows = stmt.all(...params);
-    } catch (error) {
-      throw toStoreError(error, this.file, doing);
-    }
-    const out = new Array<StoredEvent>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = eventFromRow(rows[i]!, this.file);
-    return out;
-  }
-
-  #assertOpen(): void {
-    if (this.#closed) {
-      throw new EventStoreError(
-        "STORE_CLOSED",
-        `${this.file}: the event store is closed; open it again`,
-      );
     }
   }
 }

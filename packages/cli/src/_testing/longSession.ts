@@ -8,18 +8,7 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "@toolledger/core/testing/seededRandom";
 
 const EXTENSIONS: { name: string; kind: string; tools: number; hidden?: boolean }[] = [
   { name: "github", kind: "stdio", tools: 26 },
@@ -77,7 +66,7 @@ function makeTools(ext: number, count: number, generation: number): McpTool[] {
  * failed fetches, enable requests (some failing), compactions, clears and replaced extensions.
  */
 export function longSession(events: number, seed = 7): ToolledgerEvent[] {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const out: ToolledgerEvent[] = [];
   let state: State = initialState();
   const t0 = Date.UTC(2026, 10, 1, 9);

@@ -12,24 +12,22 @@ import {
   type StoredEvent,
 } from "@toolledger/core";
 import { usageError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
-import { createOutput, type Output } from "../output.js";
+import type { Output } from "../output.js";
 import { sessionNotFound } from "../readSession.js";
+import { startCommand } from "../startCommand.js";
 import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { auditSpec } from "./auditSpec.js";
 
 export async function auditCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(auditSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(auditSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(auditSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const json = booleanOption(parsed, "json");
   const csv = booleanOption(parsed, "csv");
   if (json && csv) throw usageError("audit: give --json or --csv, not both", "audit");

@@ -14,7 +14,7 @@ import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { appendToConversation } from "../appendToConversation.js";
 import { CliError } from "../cliError.js";
 import { cliInvocation } from "../cliInvocation.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
@@ -23,10 +23,11 @@ import { finalState } from "../foldEntries.js";
 import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
-import { createOutput, type Output } from "../output.js";
+import type { Output } from "../output.js";
 import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
 import { shellQuote } from "../shellQuote.js";
+import { startCommand } from "../startCommand.js";
 import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";
 
@@ -39,12 +40,9 @@ interface ScriptStep {
 }
 
 export async function demoCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(demoSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(demoSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(demoSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const json = booleanOption(parsed, "json");
   const say = (text: string) => {
     if (!json) o.data(text);

@@ -1,21 +1,19 @@
 import { CliError, usageError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { type Explanation, explainTool } from "../explainTool.js";
 import { type LoadedLog, loadLog } from "../loadLog.js";
 import { openStore } from "../openStore.js";
-import { createOutput, type Output, shortTime } from "../output.js";
+import { type Output, shortTime } from "../output.js";
+import { startCommand } from "../startCommand.js";
 import { explainSpec } from "./explainSpec.js";
 
 export async function explainCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(explainSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(explainSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(explainSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const tool = parsed.positionals[0]!;
   const session = stringOption(parsed, "session");
   const config = stringOption(parsed, "config");

@@ -1,22 +1,19 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import type { ExportLine } from "../logEntry.js";
 import { openStore } from "../openStore.js";
-import { createOutput } from "../output.js";
 import { readSession } from "../readSession.js";
+import { startCommand } from "../startCommand.js";
 import { exportSpec } from "./exportSpec.js";
 
 export async function exportCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(exportSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(exportSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(exportSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const session = parsed.positionals[0]!;
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const store = await openStore(location, "read");

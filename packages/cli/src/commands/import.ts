@@ -1,15 +1,15 @@
 import { resolve } from "node:path";
-import { type EventToAppend, readWholeStream } from "@toolledger/core";
+import { type EventToAppend, readWholeStream, type SessionStore } from "@toolledger/core";
 import { CliError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import type { LogEntry } from "../logEntry.js";
 import { newEventId, newSessionId } from "../newIds.js";
-import { openStore, type SessionStore } from "../openStore.js";
-import { createOutput } from "../output.js";
+import { openStore } from "../openStore.js";
 import { parseJsonl, readJsonl } from "../readJsonl.js";
+import { startCommand } from "../startCommand.js";
 import { importSpec } from "./importSpec.js";
 
 interface StreamImport {
@@ -20,12 +20,9 @@ interface StreamImport {
 }
 
 export async function importCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(importSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(importSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(importSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const source = parsed.positionals[0]!;
   // `-` reads standard input, so `toolledger export s | toolledger import - --db other.db` works.
   const file = source === "-" ? "<stdin>" : resolve(deps.cwd, source);

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
@@ -16,9 +16,9 @@ import {
 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
 import { parseConfig, workspaceFolder } from "../loadConfig.js";
-import { createOutput } from "../output.js";
 import { InstallRefused, planInstall } from "../planInstall.js";
 import { resolveDeferral } from "../resolveDeferral.js";
+import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { installSpec } from "./installSpec.js";
 
@@ -26,18 +26,10 @@ import { installSpec } from "./installSpec.js";
 const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "main.js");
 
 export async function installCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(installSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(installSpec, o.out.bold));
-    return EXIT.ok;
-  }
-  const target = installTarget(
-    parsed.positionals[0] ?? "",
-    stringOption(parsed, "file"),
-    deps,
-    "install",
-  );
+  const cmd = startCommand(installSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
+  const target = installTarget(parsed, deps, "install");
   const { client, file, dir } = target;
   if (readInstallRecord(dir)) {
     throw new CliError("conflict", `toolledger is already installed in ${file}`, {

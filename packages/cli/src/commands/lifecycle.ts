@@ -1,10 +1,10 @@
 import { appendToConversation } from "../appendToConversation.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { openStore } from "../openStore.js";
-import { createOutput } from "../output.js";
+import { startCommand } from "../startCommand.js";
 import { clearSpec, compactSpec } from "./lifecycleSpec.js";
 
 /** `toolledger clear <conversation>` (D8, C3). */
@@ -23,12 +23,9 @@ async function lifecycle(
   deps: Deps,
 ): Promise<number> {
   const spec = type === "Clear" ? clearSpec : compactSpec;
-  const parsed = parseCommandArgs(spec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(spec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(spec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const id = parsed.positionals[0]!;
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const store = await openStore(location, "write");

@@ -1,25 +1,22 @@
 import { readWholeStream } from "@toolledger/core";
 import { pruneStore } from "@toolledger/store-sqlite";
 import { CliError, usageError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
-import { requireExistingDatabase, resolveDatabasePath } from "../databasePath.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
+import { requireSqliteFile, resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { describeSession, type SessionRow } from "../describeSession.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
-import { createOutput } from "../output.js";
+import { startCommand } from "../startCommand.js";
 import { parseTime } from "./audit.js";
 import { pruneSpec } from "./pruneSpec.js";
 
 /** `toolledger prune`: remove whole old conversations and the registry streams they leave unobserved. */
 export async function pruneCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(pruneSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(pruneSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(pruneSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const ids = parsed.positionals;
   const beforeFlag = stringOption(parsed, "before");
   if (ids.length > 0 === (beforeFlag !== undefined)) {
@@ -28,16 +25,11 @@ export async function pruneCommand(args: readonly string[], deps: Deps): Promise
   const before =
     beforeFlag === undefined ? null : parseTime(beforeFlag, "before", deps.now()).getTime();
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  if (location.kind === "postgres") {
-    throw new CliError(
-      "usage",
-      `prune rewrites SQLite files; ${location.path} is a PostgreSQL database`,
-      {
-        hint: "on PostgreSQL, delete whole streams with SQL as the database owner (the events table refuses DELETE by trigger), then VACUUM",
-      },
-    );
-  }
-  requireExistingDatabase(location);
+  requireSqliteFile(
+    location,
+    "prune",
+    "on PostgreSQL, delete whole streams with SQL as the database owner (the events table refuses DELETE by trigger), then VACUUM",
+  );
   const store = await openStore(location, "read");
   let selected: SessionRow[];
   let reason: string;

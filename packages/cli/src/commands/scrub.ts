@@ -2,36 +2,29 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { Redactor } from "@toolledger/adapters-mcp";
 import { readMaintenanceLog, scrubStore } from "@toolledger/store-sqlite";
 import { CliError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
-import { requireExistingDatabase, resolveDatabasePath } from "../databasePath.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
+import { requireSqliteFile, resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
-import { createOutput, shortTime } from "../output.js";
+import { shortTime } from "../output.js";
 import { readSecretValue } from "../readSecretValue.js";
+import { startCommand } from "../startCommand.js";
 import { scrubSpec } from "./scrubSpec.js";
 
 /** Shorter values would rewrite ordinary text everywhere (the Redactor skips them too). */
 const MIN_LENGTH = 4;
 
 export async function scrubCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(scrubSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(scrubSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(scrubSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
-  if (location.kind === "postgres") {
-    throw new CliError(
-      "usage",
-      `scrub rewrites SQLite files; ${location.path} is a PostgreSQL database`,
-      {
-        hint: "on PostgreSQL, remove the value with SQL as the database owner (the events table refuses UPDATE by trigger), then VACUUM FULL events",
-      },
-    );
-  }
-  requireExistingDatabase(location);
+  requireSqliteFile(
+    location,
+    "scrub",
+    "on PostgreSQL, remove the value with SQL as the database owner (the events table refuses UPDATE by trigger), then VACUUM FULL events",
+  );
   const json = booleanOption(parsed, "json");
   if (booleanOption(parsed, "list")) {
     const records = readMaintenanceLog(location.path);

@@ -10,31 +10,21 @@ import {
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { CliError, usageError } from "../cliError.js";
-import {
-  booleanOption,
-  integerOption,
-  type ParsedArgs,
-  parseCommandArgs,
-  renderHelp,
-  stringOption,
-} from "../commandSpec.js";
+import { booleanOption, integerOption, type ParsedArgs, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { openStore } from "../openStore.js";
-import { createOutput } from "../output.js";
 import { shellQuote } from "../shellQuote.js";
+import { startCommand } from "../startCommand.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 
 export async function serveCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(serveSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(serveSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(serveSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const port = integerOption(parsed, "http", "serve", 0);
   const httpOptions = httpSecurity(parsed, deps, port !== undefined);
   if (httpOptions.tokenOnCommandLine) {

@@ -1,20 +1,18 @@
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { describeSession, type SessionRow } from "../describeSession.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
-import { createOutput, shortTime } from "../output.js";
+import { shortTime } from "../output.js";
+import { startCommand } from "../startCommand.js";
 import { sessionsSpec } from "./sessionsSpec.js";
 
 export async function sessionsCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(sessionsSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(sessionsSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(sessionsSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const store = await openStore(location, "read");
   try {

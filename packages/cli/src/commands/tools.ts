@@ -1,24 +1,21 @@
 import { diagnostics, type ListToolsOptions, listTools, nameToKey } from "@toolledger/core";
 import { CliError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { isWarning } from "../isWarning.js";
 import { loadServerSetup } from "../loadServerSetup.js";
-import { createOutput } from "../output.js";
+import { startCommand } from "../startCommand.js";
 import { startSession } from "../startSession.js";
 import { classLabel, toolRow } from "../summarizeState.js";
 import { toolsSpec } from "./toolsSpec.js";
 
 export async function toolsCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(toolsSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(toolsSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(toolsSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const { config, deferral } = loadServerSetup(
     {
       config: stringOption(parsed, "config"),

@@ -1,31 +1,23 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../cliError.js";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption } from "../commandSpec.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { GATEWAY_ENTRY_NAME } from "../hostClients.js";
 import { RECORD_FILE, readInstallRecord, replaceFile, sha256 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
-import { createOutput } from "../output.js";
 import { readServerEntries, rewriteServers } from "../rewriteServers.js";
+import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { uninstallSpec } from "./installSpec.js";
 
 export async function uninstallCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(uninstallSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(uninstallSpec, o.out.bold));
-    return EXIT.ok;
-  }
-  const target = installTarget(
-    parsed.positionals[0] ?? "",
-    stringOption(parsed, "file"),
-    deps,
-    "uninstall",
-  );
+  const cmd = startCommand(uninstallSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
+  const target = installTarget(parsed, deps, "uninstall");
   const { client, file, dir } = target;
   const record = readInstallRecord(dir);
   if (!record) {

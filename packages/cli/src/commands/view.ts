@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { booleanOption, parseCommandArgs, renderHelp, stringOption } from "../commandSpec.js";
+import { booleanOption, stringOption } from "../commandSpec.js";
 import { formatContextTokens } from "../contextTokens.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { loadLog } from "../loadLog.js";
-import { createOutput } from "../output.js";
+import { startCommand } from "../startCommand.js";
 import { buildViewData } from "../view/buildViewData.js";
 import { openInBrowser } from "../view/openInBrowser.js";
 import { renderViewHtml } from "../view/renderViewHtml.js";
@@ -13,12 +13,9 @@ import { defaultRulesDocument, viewRules } from "../view/rulesDocument.js";
 import { viewSpec } from "./viewSpec.js";
 
 export async function viewCommand(args: readonly string[], deps: Deps): Promise<number> {
-  const parsed = parseCommandArgs(viewSpec, args);
-  const o = createOutput(deps);
-  if (booleanOption(parsed, "help")) {
-    o.data(renderHelp(viewSpec, o.out.bold));
-    return EXIT.ok;
-  }
+  const cmd = startCommand(viewSpec, args, deps);
+  if (!cmd) return EXIT.ok;
+  const { parsed, o } = cmd;
   const source = parsed.positionals[0]!;
   const log = await loadLog(source, stringOption(parsed, "db"), deps);
   const title = log.session ?? basename(source).replace(/\.jsonl?$/, "");
