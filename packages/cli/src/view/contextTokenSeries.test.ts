@@ -193,6 +193,24 @@ describe("the view's incremental token count equals contextTokens (the figure to
     for (const [k, n] of Object.entries(seen)) expect(n, k).toBeGreaterThan(10);
   });
 
+  test("R14: the deferred names' last prompt line is the greatest served name, not public name", () => {
+    // Found by the property above (seed -1535751566): `a__ünï` is served as a wire name.
+    const states = build([
+      { type: "deferral", mode: "lookup", always: [] },
+      {
+        type: "fetch",
+        ext: "a",
+        tools: [
+          { name: "ünï", appOnly: false, props: 0 },
+          { name: "add_", appOnly: false, props: 0 },
+        ],
+      },
+    ]);
+    const state = states.at(-1)!;
+    expect(listTools(state).some((t) => t.wireName !== t.publicName)).toBe(true);
+    expect(countContextTokens(state)).toEqual(contextTokens(state));
+  });
+
   test("along a long session, the series holds the exact figure at every change", () => {
     let state = initialState();
     const series = new ContextTokenSeries();

@@ -24,6 +24,8 @@ import type { TokenPoint } from "./viewData.js";
 /** One model-facing tool of an extension: its definition's tokens and its prompt line's. */
 interface Entry {
   name: string;
+  /** The name the model is served (R14), the one its prompt line shows. */
+  wire: string;
   tokens: number;
   /** Tokens of `- name\n`, its line in the deferred-names prompt section (D4). */
   line: number;
@@ -32,8 +34,8 @@ interface Entry {
 interface ExtensionSums {
   /** Non-app-only tools (D3), by public name. */
   byName: Map<string, Entry>;
-  /** Their names, byte-wise descending (the prompt's last line is the greatest deferred name). */
-  descending: string[];
+  /** Their entries by served name, byte-wise descending (the prompt's last line is the greatest deferred name). */
+  descending: Entry[];
   tokens: number;
   lines: number;
 }
@@ -81,6 +83,7 @@ function extensionSums(state: State, ext: ExtensionState): ExtensionSums {
     if (isAppOnly(t)) continue;
     const entry = {
       name: t.publicName,
+      wire: t.wireName,
       // What the model is served: the definition under its wire name (R14).
       tokens: toolTokens(servedTool(state, t)),
       line: lineTokens(t.wireName),
@@ -89,7 +92,7 @@ function extensionSums(state: State, ext: ExtensionState): ExtensionSums {
     s.tokens += entry.tokens;
     s.lines += entry.line;
   }
-  s.descending = [...s.byName.keys()].sort((a, b) => compareBytes(b, a));
+  s.descending = [...s.byName.values()].sort((a, b) => compareBytes(b.wire, a.wire));
   sums.set(ext.tools, s);
   return s;
 }
@@ -186,13 +189,14 @@ export function countContextTokens(state: State): ContextTokens {
   }
   let prompt = 0;
   if (deferredCount > 0) {
+    // The section lists served names (R14), sorted: the last line is the greatest one.
     let last: string | undefined;
     for (const ext of visible) {
-      for (const name of extensionSums(state, ext).descending) {
-        if (last !== undefined && compareBytes(name, last) <= 0) break;
+      for (const { name, wire } of extensionSums(state, ext).descending) {
+        if (last !== undefined && compareBytes(wire, last) <= 0) break;
         if (isEager(ext, name) || losers.has(`${ext.key}\n${name}`)) continue;
         if (name === ENABLE_TOOLS_NAME && shadowed) continue;
-        last = name;
+        last = wire;
         break;
       }
     }
