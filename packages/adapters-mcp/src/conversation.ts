@@ -247,15 +247,10 @@ export class Conversation {
       if (e.code !== "COMMAND_REJECTED") throw e;
       return { ok: false, error: { code: "DUPLICATE_CALL_ID", message: e.message, invalid: [] } };
     }
-    const response = events.find((e) => e.type === "EnableToolsResponded");
-    if (response?.type !== "EnableToolsResponded")
-      throw new AdapterError("COMMAND_REJECTED", "the core decided no enable_tools response");
-    return response.ok
-      ? { ok: true, names: [...names] }
-      : {
-          ok: false,
-          error: response.error ?? { code: "FAILED", message: "enable_tools failed", invalid: [] },
-        };
+    return enableOutcome(
+      events.find((e) => e.type === "EnableToolsResponded"),
+      names,
+    );
   }
 
   /**
@@ -287,15 +282,7 @@ export class Conversation {
   ): Promise<EnableToolsOutcome> {
     const names = this.state.pending.find((p) => p.callId === command.callId)?.names ?? [];
     const events = await this.#writer.execute(() => command);
-    const response = events[0];
-    if (response?.type !== "EnableToolsResponded")
-      throw new AdapterError("COMMAND_REJECTED", "the core decided no enable_tools response");
-    return response.ok
-      ? { ok: true, names: [...names] }
-      : {
-          ok: false,
-          error: response.error ?? { code: "FAILED", message: "enable_tools failed", invalid: [] },
-        };
+    return enableOutcome(events[0], names);
   }
 
   /** D5: the model's enable_tools call, through the host's permission layer when it has one. */
@@ -558,4 +545,19 @@ function errorText(result: ToolCallResult, redactor: Redactor): string {
         .join("\n")
     : "";
   return redactor.head(text || "the tool reported an error", 500);
+}
+
+/** What the model is told of an enable (D5): the names on success, else the recorded error. */
+function enableOutcome(
+  response: ToolledgerEvent | undefined,
+  names: readonly string[],
+): EnableToolsOutcome {
+  if (response?.type !== "EnableToolsResponded")
+    throw new AdapterError("COMMAND_REJECTED", "the core decided no enable_tools response");
+  return response.ok
+    ? { ok: true, names: [...names] }
+    : {
+        ok: false,
+        error: response.error ?? { code: "FAILED", message: "enable_tools failed", invalid: [] },
+      };
 }
