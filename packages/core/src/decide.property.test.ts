@@ -152,7 +152,11 @@ function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
     RecordPrompts: ["extension", "startedAtVersion", "prompts", "error"],
     RecordResources: ["extension", "startedAtVersion", "resources", "resourceTemplates", "error"],
   };
-  const keys = typeof command.type === "string" ? allowed[command.type] : undefined;
+  // Own keys only: an arbitrary type such as "constructor" names no command.
+  const keys =
+    typeof command.type === "string" && Object.hasOwn(allowed, command.type)
+      ? allowed[command.type]
+      : undefined;
   if (!keys) return command;
   const out: Record<string, unknown> = { type: command.type };
   for (const k of [...keys, "at"]) if (k in command) out[k] = command[k];
