@@ -1,16 +1,27 @@
-import { decodeEvent, evolve, initialState, listTools, type State } from "@toolledger/core";
+import {
+  createLogLineParser,
+  decodeEvent,
+  evolve,
+  initialState,
+  listTools,
+  type State,
+} from "@toolledger/core";
 import { type BenchResult, measured } from "./benchResult.js";
 import { forEachLine } from "./forEachLine.js";
 import { interleave, timeMsAsync } from "./interleave.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
-/** Decodes and folds every line of a JSONL log (the toolledger path of benchmark 1). */
+/**
+ * Parses, decodes and folds every line of a JSONL log (the toolledger path of benchmark 1),
+ * with the log reader `toolledger replay` uses (a repeated tool list is not parsed again).
+ */
 export async function replayFile(path: string): Promise<State> {
   let state = initialState();
   let line = 0;
+  const parseLine = createLogLineParser();
   await forEachLine(path, (text) => {
     line++;
-    const result = decodeEvent(JSON.parse(text));
+    const result = decodeEvent(parseLine(text));
     if (!result.ok) throw new Error(`line ${line}: ${result.error.message}`);
     state = evolve(state, result.event);
   });
@@ -51,7 +62,7 @@ export async function replayThroughput(log: WrittenLog, rounds: number): Promise
     baseline: r.baselineMedian,
     baselineName: "JSON.parse + touch each event",
     target: { op: ">=", value: 0.7 },
-    note: `decodeEvent + evolve, streamed; ${finalTools} tools at the end`,
+    note: `log line parser + decodeEvent + evolve, streamed; ${finalTools} tools at the end`,
     details: { samples: r, log: { events: log.events, bytes: log.bytes, byType: log.byType } },
   });
 }

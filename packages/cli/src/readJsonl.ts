@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { decodeEvent } from "@toolledger/core";
+import { createLogLineParser, decodeEvent } from "@toolledger/core";
 import { CliError } from "./cliError.js";
 import { conversationStreamOf, numberConversationEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
@@ -38,13 +38,14 @@ export function parseJsonl(file: string, text: string): JsonlLog {
   const entries: LogEntry[] = [];
   const sessions = new Set<string>();
   const lines = text.split("\n");
+  const parseLine = createLogLineParser();
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
     if (raw === "") continue;
     const line = i + 1;
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = parseLine(raw);
     } catch (error) {
       throw new CliError(
         "badInput",

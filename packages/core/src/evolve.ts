@@ -199,7 +199,12 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     // A tool listed again unchanged keeps its registered object (checked, named, in the old
     // generation already): the refetch's copy dies young. Most refetches change nothing.
     const next: RegisteredTool | undefined = previous[tools.length];
-    if (seen === null && next?.rawName === rawName && sameTool(next.raw, raw)) {
+    // The same object: a list reused by the log's reader (createLogLineParser) or a host.
+    if (
+      seen === null &&
+      next !== undefined &&
+      (next.raw === raw || (next.rawName === rawName && sameTool(next.raw, raw)))
+    ) {
       if (next.wireName !== next.publicName) allFit = false;
       tools.push(next);
       continue;

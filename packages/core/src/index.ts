@@ -64,6 +64,7 @@ export {
   StartHostCommandSchema,
 } from "./command.js";
 export { compareBytes } from "./compareBytes.js";
+export { createLogLineParser } from "./createLogLineParser.js";
 export { type CommandError, type CommandErrorCode, type Decision, decide } from "./decide.js";
 export {
   type DecodeError,
