@@ -1,78 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { anyJson, toolLike } from "../testing/toolArbitrary.js";
 import {
   isMcpToolDefinition,
   McpToolDefinitionSchema,
   mcpToolProblem,
 } from "./mcpToolDefinition.js";
-
-const anyJson = fc.jsonValue({ maxDepth: 3 });
-const or = <T>(good: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 15, arbitrary: good }, { weight: 1, arbitrary: anyJson });
-
-const jsonSchema = or(
-  fc.record(
-    {
-      type: or(fc.constantFrom("object", "object", "object", "object", "string")),
-      properties: or(
-        fc.dictionary(fc.constantFrom("a", "b", "__proto__"), or(fc.constant({ type: "string" }))),
-      ),
-      required: or(fc.array(or(fc.constantFrom("a", "b")), { maxLength: 2 })),
-      additionalProperties: fc.boolean(),
-    },
-    { requiredKeys: [] },
-  ),
-);
-
-/** Tool-like values: mostly the right shape, each field sometimes any JSON. */
-const toolLike = fc
-  .record(
-    {
-      name: or(fc.string()),
-      title: or(fc.string()),
-      description: or(fc.string()),
-      inputSchema: jsonSchema,
-      outputSchema: jsonSchema,
-      annotations: or(
-        fc.record(
-          {
-            title: or(fc.string()),
-            readOnlyHint: or(fc.boolean()),
-            destructiveHint: or(fc.boolean()),
-            idempotentHint: or(fc.boolean()),
-            openWorldHint: or(fc.boolean()),
-          },
-          { requiredKeys: [] },
-        ),
-      ),
-      execution: or(
-        fc.record({
-          taskSupport: or(fc.constantFrom("required", "optional", "forbidden", "never")),
-        }),
-      ),
-      icons: or(
-        fc.array(
-          or(
-            fc.record(
-              {
-                src: or(fc.string()),
-                mimeType: or(fc.string()),
-                sizes: or(fc.array(fc.string())),
-                theme: or(fc.constantFrom("light", "dark", "light", "dim")),
-              },
-              { requiredKeys: ["src"] },
-            ),
-          ),
-          { maxLength: 2 },
-        ),
-      ),
-      _meta: or(fc.dictionary(fc.string(), anyJson)),
-      extra: anyJson,
-    },
-    { requiredKeys: ["name", "inputSchema"] },
-  )
-  // Read back from JSON text, as tools arrive: `__proto__` becomes an own key.
-  .map((t) => JSON.parse(JSON.stringify(t)) as unknown);
 
 describe("R9 (issue 10.3) the MCP tool definition check", () => {
   it("R9 the hand-written check accepts exactly what the schema accepts", () => {

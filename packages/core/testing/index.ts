@@ -34,6 +34,7 @@ export {
   type WorkerRun,
   watchWorker,
 } from "./storeWorkerRuns.js";
+export { anyJson, toolLike } from "./toolArbitrary.js";
 
 export interface EventStoreContractOptions {
   /** Closes `store` and opens the same storage again; given for persistent stores only. */
