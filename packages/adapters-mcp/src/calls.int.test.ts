@@ -6,6 +6,7 @@ import {
 } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
+import { openConversation } from "./conversation.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 // C4 against real server processes: every outcome class is recorded, refusals with their reason.
@@ -132,5 +133,65 @@ describe("C4 every tools/call is recorded with its outcome", () => {
       lastOutcome: "cancelled",
     });
     expect(toolCallStats(session.state, "faulty__okay")).toBeUndefined();
+  });
+});
+
+describe("C4 the gateway's answer goes out before its ToolCallFinished is appended", () => {
+  const store = new InMemoryEventStore();
+  let session: ToolledgerSession;
+  beforeAll(async () => {
+    session = await openSession({ store, streamId: "answer-first", requestTimeoutMs: 5_000 });
+    await session.addExtensions([shipped("calc", "calculator")]);
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+  const types = async (stream: string) =>
+    (await store.readStream(stream)).map(
+      (e) => `${e.event.type}${"callId" in e.event ? ` ${e.event.callId}` : ""}`,
+    );
+
+  it("queued before the answer: appended right after it, before the next call's start", async () => {
+    const late = { recordFinishAfterAnswer: true } as const;
+    const first = await session.callTool(
+      "calc__calculate",
+      { expression: "1 + 1" },
+      { ...late, callId: "a1" },
+    );
+    expect(first.ok).toBe(true);
+    // The answer is here; its finish is queued, not yet stored (the gateway's client is answered first).
+    expect(await types("answer-first")).not.toContain("ToolCallFinished a1");
+    // A call made at once is recorded after it: the stream keeps each call's start and finish in order.
+    await session.callTool("calc__calculate", { expression: "2 + 2" }, { ...late, callId: "a2" });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await types("answer-first")).filter((t) => t.includes(" a"))).toEqual([
+      "ToolCallStarted a1",
+      "ToolCallFinished a1",
+      "ToolCallStarted a2",
+      "ToolCallFinished a2",
+    ]);
+    expect(session.state.calls).toMatchObject({ started: 2, finished: 2, inFlight: [] });
+  });
+
+  it("a conversation closed right after the answer records the finish before it closes", async () => {
+    const c = await openConversation(session.host, {
+      id: "answer-then-close",
+      followIntervalMs: 0,
+    });
+    const r = await c.callTool(
+      "calc__calculate",
+      { expression: "3 * 3" },
+      {
+        recordFinishAfterAnswer: true,
+        callId: "b1",
+      },
+    );
+    expect(r.ok).toBe(true);
+    await c.close("client disconnected");
+    expect((await types("answer-then-close")).slice(-3)).toEqual([
+      "ToolCallStarted b1",
+      "ToolCallFinished b1",
+      "ConversationClosed",
+    ]);
   });
 });

@@ -78,6 +78,13 @@ export interface CallToolOptions {
   meta?: Record<string, unknown>;
   /** Told the owning extension's key just before the call goes to its server. */
   onStart?: (extension: string) => void;
+  /**
+   * C4: resolve with the server's answer once its ToolCallFinished is queued, not stored: the
+   * append runs right after this event-loop turn (the gateway's answer to its client goes out
+   * first), before the conversation's next command, its close and the host's stop. Off by
+   * default: a caller that reads the log or `state` right after the call sees the finish.
+   */
+  recordFinishAfterAnswer?: boolean;
 }
 
 export type CallRefusalCode =
@@ -394,15 +401,27 @@ export class Conversation {
       });
     } catch (error) {
       const e = asAdapterError(error);
-      await this.#finish(callId, outcomeOf(e), performance.now() - t0, {
-        error: redactor.redact(e.message),
-      });
+      const finished = this.#finish(
+        callId,
+        outcomeOf(e),
+        performance.now() - t0,
+        { error: redactor.redact(e.message) },
+        options.recordFinishAfterAnswer,
+      );
+      if (!options.recordFinishAfterAnswer) await finished;
       throw e;
     }
-    await this.#finish(callId, result.isError ? "tool_error" : "ok", performance.now() - t0, {
-      ...(result.isError ? { error: errorText(result, redactor) } : {}),
-      ...(this.#payloads ? { result: capturePayload(result, redactor, this.#payloads) } : {}),
-    });
+    const finished = this.#finish(
+      callId,
+      result.isError ? "tool_error" : "ok",
+      performance.now() - t0,
+      {
+        ...(result.isError ? { error: errorText(result, redactor) } : {}),
+        ...(this.#payloads ? { result: capturePayload(result, redactor, this.#payloads) } : {}),
+      },
+      options.recordFinishAfterAnswer,
+    );
+    if (!options.recordFinishAfterAnswer) await finished;
     return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
   }
 
@@ -446,21 +465,28 @@ export class Conversation {
     };
   }
 
-  /** Records a call's end; a failure to record does not take the outcome from the caller. */
+  /**
+   * Records a call's end (queued at once; `afterIo`: appended after this turn's I/O); a failure
+   * to record does not take the outcome from the caller: it goes to `errors$`.
+   */
   async #finish(
     callId: string,
     outcome: CallOutcome,
     durationMs: number,
     extra: { reason?: string; error?: string; result?: unknown },
+    afterIo = false,
   ): Promise<void> {
     try {
-      await this.#writer.execute(() => ({
-        type: "FinishCall",
-        callId,
-        outcome,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        ...extra,
-      }));
+      await this.#writer.execute(
+        () => ({
+          type: "FinishCall",
+          callId,
+          outcome,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+          ...extra,
+        }),
+        { afterIo },
+      );
     } catch (error) {
       this.#errors.next(
         new AdapterError(

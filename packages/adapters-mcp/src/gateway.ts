@@ -248,6 +248,8 @@ export function createGatewayServer(
       try {
         const outcome = await c.callTool(name, args ?? {}, {
           signal: extra.signal,
+          // C4: the answer goes out first; the finish is queued before it, appended right after.
+          recordFinishAfterAnswer: true,
           ...relay?.options,
           onStart: (extension) => {
             end = hub.track(peer, extension, extra);

@@ -24,6 +24,11 @@ export interface SessionEvent {
   external?: boolean;
 }
 
+/** Resolves after the I/O callbacks of the current event-loop turn. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** How many times an append that lost a race to another writer is decided again. */
 const CONFLICT_RETRIES = 5;
 
@@ -100,9 +105,16 @@ export class StreamWriter {
     return this.#version;
   }
 
-  /** Decides `make(state)` against the current state, appends and folds; returns the events. */
-  execute(make: (state: State) => Command): Promise<ToolledgerEvent[]> {
-    return this.#serialised(async () => {
+  /**
+   * Decides `make(state)` against the current state, appends and folds; returns the events.
+   * `afterIo`: queued now (every later command, and `finish`, waits for it) but started only
+   * after this turn's I/O callbacks, so what the caller sends in this turn goes out first.
+   */
+  execute(
+    make: (state: State) => Command,
+    options: { afterIo?: boolean } = {},
+  ): Promise<ToolledgerEvent[]> {
+    return this.#serialised(options.afterIo === true, async () => {
       for (let attempt = 0; ; attempt++) {
         const view = this.#view(this.state);
         const made = { ...make(view), at: this.#now().toISOString() } as Command;
@@ -153,7 +165,7 @@ export class StreamWriter {
    * knows. Returns how many arrived.
    */
   catchUp(): Promise<number> {
-    return this.#serialised(() => this.#catchUp());
+    return this.#serialised(false, () => this.#catchUp());
   }
 
   /** Stops accepting commands once the queued ones are done. */
@@ -191,11 +203,16 @@ export class StreamWriter {
     this.#events.next(e);
   }
 
-  #serialised<T>(work: () => Promise<T>): Promise<T> {
+  #serialised<T>(afterIo: boolean, work: () => Promise<T>): Promise<T> {
     // An idle writer starts at once (a live host's usual case); a busy one queues behind the last command.
     const idle = this.#busy === 0;
     this.#busy++;
-    const next = idle ? this.#start(work) : this.#queue.then(() => this.#start(work));
+    const ready = idle ? null : this.#queue;
+    const next = afterIo
+      ? (ready ?? Promise.resolve()).then(nextTurn).then(() => this.#start(work))
+      : ready
+        ? ready.then(() => this.#start(work))
+        : this.#start(work);
     // The caller gets the failure through `next`; the queue only needs to move on.
     this.#queue = next.then(this.#done, this.#done);
     return next;

@@ -236,4 +236,136 @@ describe("E1/E2 decodeEvent", () => {
     );
     expect(taken).toBeGreaterThan(200);
   });
+  it("property: the ToolCallStarted / ToolCallFinished fast path gives exactly the schema's result (C4)", () => {
+    const odd = fc.constantFrom(
+      undefined,
+      null,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -1,
+      -0,
+      "",
+      0,
+    );
+    const json = fc.jsonValue({ maxDepth: 2 });
+    const mostly = <T>(good: fc.Arbitrary<T>) =>
+      fc.oneof({ weight: 12, arbitrary: good }, { weight: 1, arbitrary: fc.oneof(odd, json) });
+    const nullable = mostly(fc.oneof(fc.string(), fc.constant(null)));
+    const started = fc.record(
+      {
+        type: fc.constant("ToolCallStarted"),
+        v: fc.constantFrom(1, 1, 1, 1, 2),
+        at: mostly(fc.string()),
+        callId: mostly(fc.string()),
+        name: mostly(fc.string()),
+        publicName: nullable,
+        owner: nullable,
+        rawName: nullable,
+        arguments: fc.oneof(json, odd),
+        extra: fc.oneof(
+          { weight: 1, arbitrary: json },
+          { weight: 12, arbitrary: fc.constant("drop") },
+        ),
+      },
+      { requiredKeys: ["type", "v"] },
+    );
+    const finished = fc.record(
+      {
+        type: fc.constant("ToolCallFinished"),
+        v: fc.constantFrom(1, 1, 1, 1, 2),
+        at: mostly(fc.string()),
+        callId: mostly(fc.string()),
+        outcome: mostly(
+          fc.constantFrom(
+            "ok",
+            "tool_error",
+            "refused",
+            "timeout",
+            "cancelled",
+            "unavailable",
+            "OK",
+          ),
+        ),
+        durationMs: mostly(fc.oneof(fc.double(), fc.nat(), fc.constant(-0))),
+        reason: nullable,
+        error: nullable,
+        result: fc.oneof(json, odd),
+        extra: fc.oneof(
+          { weight: 1, arbitrary: json },
+          { weight: 12, arbitrary: fc.constant("drop") },
+        ),
+      },
+      { requiredKeys: ["type", "v"] },
+    );
+    // Keys in the schema's order (as the decider writes them) or shuffled (any other writer).
+    const candidate = fc.oneof(started, finished).chain((event) =>
+      fc
+        .oneof(
+          { weight: 3, arbitrary: fc.constant(Object.keys(event)) },
+          {
+            weight: 1,
+            arbitrary: fc.shuffledSubarray(Object.keys(event), {
+              minLength: Object.keys(event).length,
+            }),
+          },
+        )
+        .map((order) => {
+          const raw: Record<string, unknown> = {};
+          for (const k of order)
+            if (!(k === "extra" && event.extra === "drop"))
+              raw[k] = (event as Record<string, unknown>)[k];
+          return raw;
+        }),
+    );
+    let taken = 0;
+    fc.assert(
+      fc.property(candidate, (raw) => {
+        const fast = decodeCommonEvent(raw);
+        const parsed = ToolledgerEventSchema.safeParse(raw);
+        if (fast === undefined) return;
+        taken++;
+        expect(parsed.success).toBe(true);
+        expect(fast).toEqual(parsed.data);
+        expect(Object.keys(fast)).toEqual(Object.keys(parsed.data!));
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(parsed.data));
+        expect(
+          Object.is(
+            (fast as { durationMs?: number }).durationMs,
+            (parsed.data as { durationMs?: number }).durationMs,
+          ),
+        ).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(taken).toBeGreaterThan(200);
+  });
+
+  it("C4: the call events as the decider writes them are decoded without a copy", () => {
+    const at = new Date(0).toISOString();
+    const started = {
+      type: "ToolCallStarted",
+      v: 1,
+      at,
+      callId: "c1",
+      name: "a__t",
+      publicName: "a__t",
+      owner: "a",
+      rawName: "t",
+    };
+    const finished = {
+      type: "ToolCallFinished",
+      v: 1,
+      at,
+      callId: "c1",
+      outcome: "ok",
+      durationMs: 0.5,
+      reason: null,
+      error: null,
+      result: { content: [] },
+    };
+    for (const event of [started, finished]) {
+      expect(ToolledgerEventSchema.parse(event)).toEqual(event);
+      expect(decodeCommonEvent(event)).toBe(event);
+    }
+  });
 });

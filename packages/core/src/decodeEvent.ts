@@ -1,4 +1,5 @@
 import {
+  CallOutcomeSchema,
   EVENT_SCHEMA_VERSION,
   EVENT_TYPES,
   type ToolledgerEvent,
@@ -85,13 +86,15 @@ function fail(code: DecodeErrorCode, path: string, message: string): DecodeResul
 }
 
 /**
- * The schema's result for the commonest event, `ToolsInvalidated` (most of a long log), built
- * without zod; anything unusual returns undefined and goes through the schema. The output is
+ * The schema's result for the commonest events, `ToolsInvalidated` (most of a long log),
+ * `ToolsFetched` and the two a tools/call records (C4), built without zod; anything unusual returns undefined and goes through the schema. The output is
  * the schema's to the key order, so stored JSON and retry fingerprints do not depend on it.
  */
 export function decodeCommonEvent(raw: Record<string, unknown>): ToolledgerEvent | undefined {
   if (raw.v !== EVENT_SCHEMA_VERSION) return undefined;
   if (raw.type === "ToolsFetched") return decodeToolsFetched(raw);
+  if (raw.type === "ToolCallStarted") return decodeCallStarted(raw);
+  if (raw.type === "ToolCallFinished") return decodeCallFinished(raw);
   if (raw.type !== "ToolsInvalidated") return undefined;
   const { extension, at } = raw;
   // Already the schema's output (the usual line of a log): the parsed object itself, no copy.
@@ -196,6 +199,100 @@ function isWireNameList(value: unknown): boolean {
     if (typeof rawName !== "string" || typeof wireName !== "string") return false;
   }
   return true;
+}
+
+const STARTED_ORDER = keyOrder([
+  "type",
+  "v",
+  "at",
+  "callId",
+  "name",
+  "publicName",
+  "owner",
+  "rawName",
+  "arguments",
+]);
+const FINISHED_ORDER = keyOrder([
+  "type",
+  "v",
+  "at",
+  "callId",
+  "outcome",
+  "durationMs",
+  "reason",
+  "error",
+  "result",
+]);
+const OUTCOMES: ReadonlySet<unknown> = new Set(CallOutcomeSchema.options);
+
+/**
+ * `ToolCallStarted` (C4: every tools/call records one) without zod. As the decider writes it
+ * (schema keys in order, defaults filled) it is the schema's output itself; a missing default
+ * is filled here; anything else (unknown or out-of-order keys) goes through the schema.
+ */
+function decodeCallStarted(raw: Record<string, unknown>): ToolledgerEvent | undefined {
+  if (!hasKeysInOrder(raw, STARTED_ORDER)) return undefined;
+  const { at, callId, name, publicName, owner, rawName } = raw;
+  if (at !== undefined && typeof at !== "string") return undefined;
+  if (typeof callId !== "string" || callId === "" || typeof name !== "string") return undefined;
+  if (!isOptionalNullableString(publicName)) return undefined;
+  if (!isOptionalNullableString(owner) || !isOptionalNullableString(rawName)) return undefined;
+  if (publicName !== undefined && owner !== undefined && rawName !== undefined)
+    return raw as ToolledgerEvent;
+  const event: Record<string, unknown> = { type: "ToolCallStarted", v: EVENT_SCHEMA_VERSION };
+  if (at !== undefined) event.at = at;
+  event.callId = callId;
+  event.name = name;
+  event.publicName = publicName ?? null;
+  event.owner = owner ?? null;
+  event.rawName = rawName ?? null;
+  if ("arguments" in raw) event.arguments = raw.arguments;
+  return event as ToolledgerEvent;
+}
+
+/** `ToolCallFinished` without zod, as `decodeCallStarted`. */
+function decodeCallFinished(raw: Record<string, unknown>): ToolledgerEvent | undefined {
+  if (!hasKeysInOrder(raw, FINISHED_ORDER)) return undefined;
+  const { at, callId, outcome, durationMs, reason, error } = raw;
+  if (at !== undefined && typeof at !== "string") return undefined;
+  if (typeof callId !== "string" || callId === "" || !OUTCOMES.has(outcome)) return undefined;
+  // z.number() refuses NaN and the infinities; nonnegative() lets -0 through as -0.
+  if (typeof durationMs !== "number" || !Number.isFinite(durationMs) || durationMs < 0)
+    return undefined;
+  if (!isOptionalNullableString(reason) || !isOptionalNullableString(error)) return undefined;
+  if (reason !== undefined && error !== undefined) return raw as ToolledgerEvent;
+  const event: Record<string, unknown> = { type: "ToolCallFinished", v: EVENT_SCHEMA_VERSION };
+  if (at !== undefined) event.at = at;
+  event.callId = callId;
+  event.outcome = outcome;
+  event.durationMs = durationMs;
+  event.reason = reason ?? null;
+  event.error = error ?? null;
+  if ("result" in raw) event.result = raw.result;
+  return event as ToolledgerEvent;
+}
+
+function keyOrder(keys: readonly string[]): ReadonlyMap<string, number> {
+  return new Map(keys.map((k, i) => [k, i]));
+}
+
+/**
+ * A plain object whose own keys are all the schema's, none undefined, in the schema's order
+ * (zod's output order), so the object or a copy in that order is the schema's output.
+ */
+function hasKeysInOrder(raw: Record<string, unknown>, order: ReadonlyMap<string, number>): boolean {
+  if (Object.getPrototypeOf(raw) !== Object.prototype) return false;
+  let last = -1;
+  for (const key in raw) {
+    const at = order.get(key);
+    if (at === undefined || at < last || raw[key] === undefined) return false;
+    last = at;
+  }
+  return true;
+}
+
+function isOptionalNullableString(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === "string";
 }
 
 const INVALIDATED_KEYS = ["type", "v", "at", "extension"] as const;
