@@ -131,8 +131,9 @@ export async function hostMcpOverHttp(
         `host ${JSON.stringify(req.headers.host ?? "")} is not allowed; use ${[...allowedHosts][0]}`,
       );
     }
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path) {
+    // The MCP endpoint itself (every call) needs no URL object.
+    const url = req.url === path ? null : new URL(req.url ?? "/", "http://localhost");
+    if (url !== null && url.pathname !== path) {
       if (options.routes && (await options.routes(req, res, url))) return;
       return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
     }
@@ -229,21 +230,44 @@ function originAllowed(origin: string, extra: ReadonlySet<string>): boolean {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new BodyError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
-    chunks.push(buf);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new BodyError(`request body is not JSON: ${(error as Error).message}`);
-  }
+/** Reads the body with listeners: an async iterator over `req` costs a promise per chunk on every call. */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        req.resume();
+        reject(new BodyError(`request body exceeds ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      const text =
+        chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+      try {
+        resolve(JSON.parse(text) as unknown);
+      } catch (error) {
+        reject(new BodyError(`request body is not JSON: ${(error as Error).message}`));
+      }
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

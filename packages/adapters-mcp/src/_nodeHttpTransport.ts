@@ -8,6 +8,7 @@ import {
   isJSONRPCRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type JSONRPCRequest,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -152,6 +153,11 @@ export class NodeHttpTransport implements Transport {
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
+    // One plain request (every call and list) skips the three zod parses below (decisions: Performance).
+    if (isPlainRequest(body)) {
+      if (!this.#checkSession(req, res) || !checkProtocolVersion(req, res)) return;
+      return this.#open(req, res, [body], [body]);
+    }
     const raw = Array.isArray(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
     for (const m of raw) {
@@ -174,7 +180,16 @@ export class NodeHttpTransport implements Transport {
     } else if (!this.#checkSession(req, res) || !checkProtocolVersion(req, res)) {
       return;
     }
-    const requests = messages.filter(isJSONRPCRequest);
+    this.#open(req, res, messages, messages.filter(isJSONRPCRequest));
+  }
+
+  /** Hands a POST's checked messages to the server, answering on `res` (202 when none is a request). */
+  #open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    messages: JSONRPCMessage[],
+    requests: JSONRPCRequest[],
+  ): void {
     const extra = { requestInfo: { headers: req.headers } };
     if (requests.length === 0) {
       res.writeHead(202).end();
@@ -241,6 +256,36 @@ function checkProtocolVersion(req: IncomingMessage, res: ServerResponse): boolea
     return false;
   }
   return true;
+}
+
+const requestKeys = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * Whether `value` is one JSON-RPC request, other than initialize, that `JSONRPCRequestSchema`
+ * accepts unchanged: only the schema's keys, an integer or string id, params a plain object
+ * without `_meta`. Anything else (batches, notifications, `_meta`, odd ids) goes through zod.
+ */
+export function isPlainRequest(value: unknown): value is JSONRPCRequest {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  )
+    return false;
+  const m = value as Record<string, unknown>;
+  for (const key in m) if (!requestKeys.has(key)) return false;
+  if (m.jsonrpc !== "2.0" || typeof m.method !== "string" || m.method === "initialize")
+    return false;
+  const id = m.id;
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id))) return false;
+  if (!("params" in m)) return true;
+  const params = m.params;
+  return (
+    typeof params === "object" &&
+    params !== null &&
+    Object.getPrototypeOf(params) === Object.prototype &&
+    !("_meta" in params)
+  );
 }
 
 function event(message: JSONRPCMessage): string {
