@@ -1,21 +1,12 @@
 import type { z } from "zod";
-import type { FinishCallCommandSchema, StartCallCommandSchema } from "./command.js";
+import { FinishCallCommandSchema, StartCallCommandSchema } from "./command.js";
 import { CallOutcomeSchema } from "./events.js";
 
 type StartCall = z.output<typeof StartCallCommandSchema>;
 type FinishCall = z.output<typeof FinishCallCommandSchema>;
 
-const START_KEYS = new Set(["type", "at", "callId", "name", "arguments", "includeHidden"]);
-const FINISH_KEYS = new Set([
-  "type",
-  "at",
-  "callId",
-  "outcome",
-  "durationMs",
-  "reason",
-  "error",
-  "result",
-]);
+const START_KEYS: ReadonlySet<string> = new Set(Object.keys(StartCallCommandSchema.shape));
+const FINISH_KEYS: ReadonlySet<string> = new Set(Object.keys(FinishCallCommandSchema.shape));
 const OUTCOMES = new Set<string>(CallOutcomeSchema.options);
 
 /**

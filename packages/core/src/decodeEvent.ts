@@ -2,6 +2,8 @@ import {
   CallOutcomeSchema,
   EVENT_SCHEMA_VERSION,
   EVENT_TYPES,
+  ToolCallFinishedSchema,
+  ToolCallStartedSchema,
   type ToolledgerEvent,
   ToolledgerEventSchema,
 } from "./events.js";
@@ -201,28 +203,9 @@ function isWireNameList(value: unknown): boolean {
   return true;
 }
 
-const STARTED_ORDER = keyOrder([
-  "type",
-  "v",
-  "at",
-  "callId",
-  "name",
-  "publicName",
-  "owner",
-  "rawName",
-  "arguments",
-]);
-const FINISHED_ORDER = keyOrder([
-  "type",
-  "v",
-  "at",
-  "callId",
-  "outcome",
-  "durationMs",
-  "reason",
-  "error",
-  "result",
-]);
+// The schemas' own key lists, in their output order.
+const STARTED_ORDER = keyOrder(Object.keys(ToolCallStartedSchema.shape));
+const FINISHED_ORDER = keyOrder(Object.keys(ToolCallFinishedSchema.shape));
 const OUTCOMES: ReadonlySet<unknown> = new Set(CallOutcomeSchema.options);
 
 /**
