@@ -10,6 +10,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { loadConversationState, type ToolledgerEvent } from "@toolledger/core";
+import { initializeBody, MCP_POST_HEADERS, postInitialize } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
@@ -228,35 +229,24 @@ describe("gateway over HTTP: loopback only", () => {
     const session = await openSession();
     const gateway = await serveGatewayHttp(session);
     try {
-      const init = {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "x", version: "1" },
-        },
-      };
-      const headers = {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      };
       const { request } = await import("node:http");
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(
           gateway.url,
-          { method: "POST", headers: { ...headers, host: `evil.example:${gateway.url.port}` } },
+          {
+            method: "POST",
+            headers: { ...MCP_POST_HEADERS, host: `evil.example:${gateway.url.port}` },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
           },
         );
         req.on("error", reject);
-        req.end(JSON.stringify(init));
+        req.end(initializeBody("x"));
       });
       expect(status).toBe(403);
-      const ok = await fetch(gateway.url, { method: "POST", headers, body: JSON.stringify(init) });
+      const ok = await postInitialize(gateway.url, {}, "x");
       expect(ok.status).toBe(200);
       await ok.body?.cancel();
     } finally {

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { initializeBody, postInitialize } from "@toolledger/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
@@ -8,27 +9,10 @@ import { openSession, type ToolledgerSession } from "./session.js";
 
 // Real HTTP requests against the gateway's endpoint (MCP transport security: Origin, auth).
 const TOKEN = "a-bearer-token-of-32-characters!";
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-});
+const initialize = initializeBody("raw");
 
 function post(url: URL, headers: Record<string, string>): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: initialize,
-  });
+  return postInitialize(url, headers, "raw");
 }
 
 describe("bearer token and Origin checks", () => {

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { postInitialize } from "@toolledger/core/testing";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import { startServeHttp } from "./_testing/startServe.js";
@@ -18,30 +19,11 @@ function config(dir: string): string {
   return file;
 }
 
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "e2e", version: "1" },
-  },
-});
-
 async function post(
   url: URL,
   headers: Record<string, string>,
 ): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: initialize,
-  });
+  const res = await postInitialize(url, headers, "e2e");
   return { status: res.status, body: await res.text() };
 }
 
