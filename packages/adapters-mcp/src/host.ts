@@ -17,6 +17,7 @@ import {
   resolveTool,
   type State,
   type StateOptions,
+  isStale,
   staleExtensions,
   type ToolledgerEvent,
 } from "@toolledger/core";
@@ -32,6 +33,7 @@ import {
 } from "./extensionConnection.js";
 import { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 import { fetchTools } from "./fetchTools.js";
+import { RefetchScheduler } from "./host/refetchScheduler.js";
 import { Redactor } from "./redactor.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
@@ -56,6 +58,12 @@ export interface HostOptions {
   maxMessageBytes?: number;
   /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
   refetchDebounceMs?: number;
+  /**
+   * How long, from its start, a server added with `startExtensions` may take to be listed
+   * before `untilListed` (what a first tools/list waits for) stops waiting for it; a server's
+   * own `startupGraceMs` wins. Default DEFAULT_STARTUP_GRACE_MS (15 s).
+   */
+  startupGraceMs?: number;
   /**
    * Restarts a server that failed to start, crashed, hung or could not list its tools, with
    * exponential backoff, a bounded number of times (each failure is a ToolsFetchFailed saying
@@ -82,6 +90,13 @@ export interface RetryPolicy {
   /** A server that stayed up this long starts counting its attempts afresh. Default 60 s. */
   stableMs?: number;
 }
+
+/**
+ * How long a first tools/list waits for servers still starting: long enough for a server
+ * started with `npx -y` or `uvx` from their caches, well inside a client's request timeout
+ * (60 s in the MCP SDKs). A server slower than this joins later with tools/list_changed.
+ */
+export const DEFAULT_STARTUP_GRACE_MS = 15_000;
 
 /** A reasonable policy for a long-running gateway: 6 attempts over about a minute. */
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -161,6 +176,20 @@ interface Entry {
   started: Promise<void> | null;
   /** Whether that first attempt is over. */
   startedDone: boolean;
+  /** When its startup began (performance.now), for the startup grace; null: not started in the background. */
+  startupAt: number | null;
+  /** Settles once it is listed (ready), out of attempts (failed) or stopped: its startup is over. */
+  listed: Promise<void> | null;
+  /** Resolves `listed`. */
+  markListed: (() => void) | null;
+  /** When its current phase began (performance.now). */
+  phaseSince: number;
+  /** A ToolsInvalidated was recorded (or queued) since its last tools fetch started (R11). */
+  invalidated: boolean;
+  /** The queued ToolsInvalidated, awaited before a fetch reads the version it starts at. */
+  invalidation: Promise<unknown> | null;
+  /** Its unfinished start was recorded (recordUnfinishedStarts). */
+  unfinishedRecorded: boolean;
 }
 
 /** A new registry stream id: sortable by start time, unique across hosts. */
@@ -203,6 +232,7 @@ export class ToolledgerHost {
     maxPages: number;
     maxMessageBytes: number | undefined;
     refetchDebounceMs: number;
+    startupGraceMs: number;
     retry: RetryPolicy | null;
     now: () => Date;
     state: StateOptions;
@@ -214,11 +244,9 @@ export class ToolledgerHost {
   readonly #status = new Subject<ExtensionStatus>();
   readonly #upstreamNotifications = new Subject<UpstreamNotification>();
   #upstreamRequestHandler: UpstreamRequestHandler | null = null;
-  readonly #listTimers = new Map<string, NodeJS.Timeout>();
   readonly #entries = new Map<string, Entry>();
-  #refreshTimer: NodeJS.Timeout | undefined;
-  #refreshing: Promise<void> | null = null;
-  #refreshAgain = false;
+  /** R11/G1: one refetch run at a time per list (an extension's tools, prompts, resources). */
+  readonly #refetch: RefetchScheduler;
   #background = new Set<Promise<unknown>>();
   /** Every added config's secrets (R6). */
   #redactor = Redactor.none;
@@ -236,6 +264,7 @@ export class ToolledgerHost {
       maxPages: options.maxPages ?? 100,
       maxMessageBytes: options.maxMessageBytes,
       refetchDebounceMs: options.refetchDebounceMs ?? 25,
+      startupGraceMs: options.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS,
       outerPrefixBudget: options.outerPrefixBudget ?? 0,
       retry: options.retry ?? null,
       now: options.now ?? (() => new Date()),
@@ -246,6 +275,11 @@ export class ToolledgerHost {
     this.errors$ = this.#errors.asObservable();
     this.status$ = this.#status.asObservable();
     this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
+    this.#refetch = new RefetchScheduler({
+      debounceMs: this.options.refetchDebounceMs,
+      maxWaitMs: Math.max(REFETCH_MAX_WAIT_MS, this.options.refetchDebounceMs),
+      onError: (error) => this.#report(error),
+    });
   }
 
   /**
@@ -355,15 +389,12 @@ export class ToolledgerHost {
         }
       }),
     );
-    // A resumed log may hold a fetch at the current version from an earlier run: fetch the
-    // new connections regardless, then whatever is stale.
-    const stale = new Set(staleExtensions(this.state));
+    // A resumed log may hold a fetch at the current version from an earlier run: a new
+    // connection is listed regardless (one listing each, R11), then whatever went stale.
     await Promise.all(
       results
         .filter((r, i) => r.ok && keys[i] !== null)
-        .map((r) =>
-          Promise.all([stale.has(r.key) ? null : this.#fetchOne(r.key), this.#fetchLists(r.key)]),
-        ),
+        .map((r) => Promise.all([this.#fetchTools(r.key, { force: true }), this.#fetchLists(r.key)])),
     );
     await this.refresh();
     for (const [i, r] of results.entries()) {
@@ -385,6 +416,9 @@ export class ToolledgerHost {
   async startExtensions(configs: readonly ExtensionConfig[]): Promise<void> {
     this.#open();
     this.#redactor = this.#redactor.with(Redactor.forConfigs(configs));
+    // Every ExtensionAdded first, then the starts: a server is listed once, not again
+    // because another one was added after its listing began.
+    const starts: [string, Entry][] = [];
     for (const config of configs) {
       const key = nameToKey(config.name);
       const previous = this.#entries.get(key);
@@ -393,6 +427,9 @@ export class ToolledgerHost {
       if (previous) await this.#retire(previous);
       const entry = newEntry(config);
       this.#entries.set(key, entry);
+      starts.push([key, entry]);
+    }
+    for (const [key, entry] of starts) {
       let done!: () => void;
       entry.startedDone = false;
       entry.started = new Promise<void>((resolve) => {
@@ -401,8 +438,35 @@ export class ToolledgerHost {
           resolve();
         };
       });
+      entry.startupAt = performance.now();
+      entry.listed = new Promise<void>((resolve) => {
+        entry.markListed = resolve;
+      });
       this.#track(this.#attempt(key, entry).finally(done));
     }
+  }
+
+  /**
+   * What a first tools/list waits for: resolves once every extension added with
+   * `startExtensions` is listed (ready), out of attempts or removed, or its startup grace
+   * (its config's `startupGraceMs`, else the host's) ran out since it began. Costs nothing
+   * once every startup is over.
+   */
+  untilListed(): Promise<void> {
+    const now = performance.now();
+    const waits: Promise<void>[] = [];
+    for (const e of this.#entries.values()) {
+      if (e.listed === null || e.startupAt === null) continue;
+      // Each waits at most what is left of its own grace.
+      const left = e.startupAt + this.#graceOf(e) - now;
+      if (left > 0) waits.push(within(e.listed, left));
+    }
+    return waits.length === 0 ? Promise.resolve() : Promise.all(waits).then(() => undefined);
+  }
+
+  /** The startup grace of an extension: its own, else the host's. */
+  #graceOf(entry: Entry): number {
+    return entry.config.startupGraceMs ?? this.options.startupGraceMs;
   }
 
   /** Resolves once every extension added with `startExtensions` is past its first attempt. */
@@ -475,10 +539,9 @@ export class ToolledgerHost {
       this.#setPhase(entry, key, "failed");
       throw error;
     }
-    // Its latest fetch may be at the current version (a recorded crash), so fetch regardless.
-    await Promise.all([this.#fetchOne(key), this.#fetchLists(key)]);
+    // Its latest fetch may be current (a recorded crash), so list it regardless.
+    await Promise.all([this.#fetchTools(key, { force: true }), this.#fetchLists(key)]);
     this.#setPhase(entry, key, this.#live(key) ? "ready" : "failed");
-    await this.refresh();
   }
 
   /** Connection status of every extension this host connected. */
@@ -489,53 +552,74 @@ export class ToolledgerHost {
   // ---- fetching -----------------------------------------------------------------------
 
   /**
-   * R11: fetches every stale connected extension, again and again while fetches went stale
-   * (a list change raced them), up to a bound so a server that changes on every list cannot
-   * spin the host. Concurrent callers share one run.
+   * R11: fetches every stale connected extension, each until it is current (a list change
+   * that raced a fetch makes it go again), up to a bound so a server that changes on every
+   * list cannot spin the host. A caller joins a run already in flight for an extension.
    */
-  refresh(): Promise<void> {
-    if (this.#refreshing) {
-      this.#refreshAgain = true;
-      return this.#refreshing;
-    }
-    const run = (async () => {
-      try {
-        for (let round = 0; round < 10; round++) {
-          this.#refreshAgain = false;
-          const stale = staleExtensions(this.state).filter((key) => this.#live(key));
-          if (stale.length === 0 && !this.#refreshAgain) break;
-          await Promise.all(stale.map((key) => this.#fetchOne(key)));
-        }
-      } finally {
-        this.#refreshing = null;
-      }
-    })();
-    this.#refreshing = run;
-    return run;
+  async refresh(): Promise<void> {
+    const stale = staleExtensions(this.state).filter((key) => this.#live(key));
+    await Promise.all(stale.map((key) => this.#fetchTools(key, { force: false })));
   }
 
   /** Resolves once pending list_changed work and refetches are done. */
   async settled(): Promise<void> {
-    while (
-      this.#refreshTimer !== undefined ||
-      this.#listTimers.size > 0 ||
-      this.#refreshing ||
-      this.#background.size > 0
-    ) {
-      if (this.#refreshTimer !== undefined || this.#listTimers.size > 0)
-        await new Promise((r) => setTimeout(r, this.options.refetchDebounceMs));
-      await Promise.allSettled([this.#refreshing, ...this.#background]);
+    while (this.#refetch.busy || this.#background.size > 0) {
+      await this.#refetch.settled();
+      await Promise.allSettled([...this.#background]);
     }
+  }
+
+  /**
+   * R11: lists an extension's tools until its recorded list is current, through the one
+   * refetch run of its key; returns the last failure, if any. `force`: list it even when the
+   * registry holds a current list (a new connection: a resumed log's list is from before).
+   */
+  async #fetchTools(
+    key: string,
+    options: { force: boolean; note?: (e: AdapterError) => string },
+  ): Promise<AdapterError | null> {
+    const entry = this.#entries.get(key);
+    if (!entry) return null;
+    let failure: AdapterError | null = null;
+    await this.#refetch.run(`tools\u0000${key}`, async (quiet) => {
+      failure = await this.#listUntilCurrent(key, entry, options.force, options.note, quiet);
+    });
+    return failure;
+  }
+
+  /** The work of one tools refetch run (see RefetchScheduler). */
+  async #listUntilCurrent(
+    key: string,
+    entry: Entry,
+    force: boolean,
+    note: ((e: AdapterError) => string) | undefined,
+    quiet: () => Promise<void>,
+  ): Promise<AdapterError | null> {
+    let failure: AdapterError | null = null;
+    for (let round = 0; round < MAX_REFETCH_ROUNDS; round++) {
+      const first = round === 0 && force;
+      // A burst of list_changed ends before the list is asked for again.
+      if (!first) await quiet();
+      const connection = entry.connection;
+      if (this.#closed || this.#entries.get(key) !== entry || !connection || connection.closed)
+        return failure;
+      await settledInvalidation(entry);
+      const ext = getExtension(this.state, key);
+      if (!ext || (!first && !isStale(this.state, ext))) return failure;
+      failure = await this.#fetchOne(key, entry, connection, note);
+    }
+    return failure;
   }
 
   /** Fetches one extension's tools and records the outcome; returns the failure, if any. */
   async #fetchOne(
     key: string,
+    entry: Entry,
+    connection: ExtensionConnection,
     note: (e: AdapterError) => string = () => "",
   ): Promise<AdapterError | null> {
-    const entry = this.#entries.get(key);
-    const connection = entry?.connection;
-    if (!connection || connection.closed) return null;
+    // A list change from now on makes this fetch stale, so it is recorded again.
+    entry.invalidated = false;
     const startedAtVersion = this.state.version;
     let command: Command;
     let failure: AdapterError | null = null;
@@ -555,6 +639,8 @@ export class ToolledgerHost {
         ...(this.options.outerPrefixBudget > 0
           ? { outerPrefixBudget: this.options.outerPrefixBudget }
           : {}),
+        // R11: only this extension's own list changes make it stale.
+        scope: "extension",
       };
     } catch (error) {
       const e = asAdapterError(error);
@@ -565,10 +651,11 @@ export class ToolledgerHost {
         extension: key,
         startedAtVersion,
         error: `${e.message}${note(e)}`,
+        scope: "extension",
       };
     }
     // The extension may have been removed or replaced while the fetch ran.
-    if (this.#entries.get(key)?.connection !== connection) return null;
+    if (this.#entries.get(key) !== entry || entry.connection !== connection) return null;
     await this.#execute(() => command);
     return failure;
   }
@@ -653,15 +740,11 @@ export class ToolledgerHost {
         extension: key,
       })),
     );
-    const timerKey = `${list}\u0000${key}`;
-    clearTimeout(this.#listTimers.get(timerKey));
-    this.#listTimers.set(
-      timerKey,
-      setTimeout(() => {
-        this.#listTimers.delete(timerKey);
-        if (!this.#closed) this.#track(this.#fetchLists(key, list));
-      }, this.options.refetchDebounceMs),
-    );
+    this.#refetch.changed(`${list}\u0000${key}`, async (quiet) => {
+      await quiet();
+      if (this.#entries.get(key)?.connection === connection && !connection.closed)
+        await this.#fetchList(key, connection, list);
+    });
   }
 
   /** G1: the live connection of an extension (name or key), for relaying requests to its server. */
@@ -755,20 +838,49 @@ export class ToolledgerHost {
   /** Disconnects every extension. The store stays open (it belongs to the caller). */
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.recordUnfinishedStarts().catch((error: unknown) => this.#report(error));
     this.#closed = true;
-    clearTimeout(this.#refreshTimer);
-    this.#refreshTimer = undefined;
-    for (const timer of this.#listTimers.values()) clearTimeout(timer);
-    this.#listTimers.clear();
+    this.#refetch.close();
     await Promise.allSettled([...this.#entries.values()].map((e) => this.#retire(e)));
-    await Promise.allSettled([this.#refreshing, ...this.#background]);
+    await Promise.allSettled([...this.#background]);
     await this.#writer.finish();
     this.#errors.complete();
     this.#status.complete();
     this.#upstreamNotifications.complete();
   }
 
+  /**
+   * Issue 20: records every server still starting, listing or waiting to be started again as
+   * a failed fetch that says where it was, so replay, explain and the view can tell why its
+   * tools were missing. `close` does it; a gateway calls it first, while its conversations
+   * are still open (their logs end when they close). Once per server.
+   */
+  async recordUnfinishedStarts(): Promise<void> {
+    if (this.#closed) return;
+    await Promise.all([...this.#entries].map(([key, e]) => this.#recordUnfinishedStart(key, e)));
+  }
+
   // ---- internals ----------------------------------------------------------------------
+
+  async #recordUnfinishedStart(key: string, entry: Entry): Promise<void> {
+    if (entry.unfinishedRecorded) return;
+    const since = seconds(Math.round(performance.now() - entry.phaseSince));
+    let what: string;
+    if (entry.phase === "starting")
+      what = `it had not finished starting (the process and its initialize) after ${since}`;
+    else if (entry.phase === "listing") what = `its tools/list had no answer after ${since}`;
+    else if (entry.phase === "retrying")
+      what = `it was waiting to be started again (after attempt ${entry.attempts})`;
+    else return;
+    entry.unfinishedRecorded = true;
+    await this.#execute((state) => ({
+      type: "RecordFetchFailure",
+      extension: key,
+      startedAtVersion: state.version,
+      error: `extension ${JSON.stringify(entry.config.name)} was still starting when the host stopped: ${what}`,
+      scope: "extension",
+    }));
+  }
 
   async #connect(key: string, note = "", signal?: AbortSignal): Promise<void> {
     const entry = this.#entries.get(key);
@@ -811,6 +923,7 @@ export class ToolledgerHost {
           extension: key,
           startedAtVersion: state.version,
           error: `${e.message}${note}`,
+          scope: "extension",
         }));
       }
       throw e;
@@ -845,8 +958,13 @@ export class ToolledgerHost {
     const connection = entry.connection;
     if (!connection || control.signal.aborted) return;
     this.#setPhase(entry, key, "listing");
+    // Listed until current: a server that announces its tools right after it started (as
+    // server-everything does) is ready with them, not with the list its first answer had.
     const [failure] = await Promise.all([
-      this.#fetchOne(key, (e) => (retryable(e) ? this.#retryNote(entry) : "")),
+      this.#fetchTools(key, {
+        force: true,
+        note: (e) => (retryable(e) ? this.#retryNote(entry) : ""),
+      }),
       this.#fetchLists(key),
     ]);
     if (this.#entries.get(key) !== entry || entry.connection !== connection) return;
@@ -862,7 +980,6 @@ export class ToolledgerHost {
     // restarted; its status still says why (issue 10: the real cause, not "failed").
     if (failure) entry.reason = failure.message;
     this.#setPhase(entry, key, failure ? "failed" : "ready");
-    await this.refresh();
   }
 
   /** The note a failure of the current attempt is recorded with: which attempt, what next. */
@@ -899,6 +1016,9 @@ export class ToolledgerHost {
 
   #setPhase(entry: Entry, key: string, phase: ExtensionPhase): void {
     entry.phase = phase;
+    entry.phaseSince = performance.now();
+    // Its startup is over: listed, out of attempts or stopped (what `untilListed` waits for).
+    if (phase === "ready" || phase === "failed" || phase === "stopped") endStartup(entry);
     if (!this.#closed) this.#status.next(statusOf(key, entry));
   }
 
@@ -913,6 +1033,7 @@ export class ToolledgerHost {
     entry.connection = null;
     entry.reason = "disconnected by the host";
     entry.phase = "stopped";
+    endStartup(entry);
     if (connection) await connection.close();
   }
 
@@ -921,15 +1042,30 @@ export class ToolledgerHost {
     return c !== null && c !== undefined && !c.closed;
   }
 
-  /** R11: a list change invalidates the cache now; the refetch waits for the burst to end. */
+  /**
+   * R11: a list change invalidates the extension's tools now (once between two fetches: a
+   * second ToolsInvalidated before the next fetch starts would change nothing), and its
+   * refetch starts when the burst is over.
+   */
   #onListChanged(key: string, connection: ExtensionConnection): void {
-    if (this.#closed || this.#entries.get(key)?.connection !== connection) return;
-    this.#track(this.#execute(() => ({ type: "InvalidateTools", extension: key })));
-    clearTimeout(this.#refreshTimer);
-    this.#refreshTimer = setTimeout(() => {
-      this.#refreshTimer = undefined;
-      if (!this.#closed) this.#track(this.refresh());
-    }, this.options.refetchDebounceMs);
+    const entry = this.#entries.get(key);
+    if (this.#closed || !entry || entry.connection !== connection) return;
+    if (!entry.invalidated) {
+      entry.invalidated = true;
+      const invalidation = this.#execute(() => ({ type: "InvalidateTools", extension: key }));
+      const settled = invalidation.then(
+        () => undefined,
+        () => undefined,
+      );
+      entry.invalidation = settled;
+      void settled.then(() => {
+        if (entry.invalidation === settled) entry.invalidation = null;
+      });
+      this.#track(invalidation);
+    }
+    this.#refetch.changed(`tools\u0000${key}`, (quiet) =>
+      this.#listUntilCurrent(key, entry, false, undefined, quiet).then(() => undefined),
+    );
   }
 
   /** A crash or a hang: recorded as a failed fetch at the current version, so it shows in the diagnostics. */
@@ -954,6 +1090,7 @@ export class ToolledgerHost {
         extension: key,
         startedAtVersion: state.version,
         error: `${error}${note}`,
+        scope: "extension",
       })),
     );
     // G1: its prompts and resources leave the lists with its tools.
@@ -989,13 +1126,16 @@ export class ToolledgerHost {
   #track(work: Promise<unknown>): void {
     const tracked = work.then(
       () => undefined,
-      (error: unknown) => {
-        const e = asAdapterError(error);
-        if (e.code !== "SESSION_CLOSED") this.#errors.next(e);
-      },
+      (error: unknown) => this.#report(error),
     );
     this.#background.add(tracked);
     void tracked.finally(() => this.#background.delete(tracked));
+  }
+
+  /** A failure of background work, for `errors$` (a closed session's is expected). */
+  #report(error: unknown): void {
+    const e = asAdapterError(error);
+    if (e.code !== "SESSION_CLOSED") this.#errors.next(e);
   }
 
   #execute(make: (state: State) => Command): Promise<ToolledgerEvent[]> {
@@ -1030,8 +1170,48 @@ function newEntry(config: ExtensionConfig): Entry {
     attempt: null,
     started: null,
     startedDone: true,
+    startupAt: null,
+    listed: null,
+    markListed: null,
+    phaseSince: performance.now(),
+    invalidated: false,
+    invalidation: null,
+    unfinishedRecorded: false,
   };
 }
+
+/** Its startup is over: whoever waits in `untilListed` stops waiting for it. */
+function endStartup(entry: Entry): void {
+  entry.markListed?.();
+  entry.markListed = null;
+  entry.listed = null;
+}
+
+/** Waits for the ToolsInvalidated queued for an extension, and any queued while it waited. */
+async function settledInvalidation(entry: Entry): Promise<void> {
+  for (let queued = entry.invalidation; queued !== null; ) {
+    await queued;
+    if (entry.invalidation === queued || entry.invalidation === null) return;
+    queued = entry.invalidation;
+  }
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever is first. */
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** Rounds of one refetch run before it gives up until the next list change (a server that changes on every list). */
+const MAX_REFETCH_ROUNDS = 10;
+
+/** The longest a refetch waits for a burst of list_changed to end. */
+const REFETCH_MAX_WAIT_MS = 1_000;
 
 function statusOf(key: string, e: Entry): ExtensionStatus {
   const live = e.connection !== null && !e.connection.closed;

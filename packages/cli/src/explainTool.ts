@@ -12,6 +12,7 @@ import {
   WIRE_NAME_PATTERN,
 } from "@toolledger/core";
 import { foldEntries } from "./foldEntries.js";
+import { unlistedOwner } from "./unlistedOwner.js";
 import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 
@@ -417,13 +418,16 @@ function explainInState(
     publicName,
     listTools(state, { includeHidden: true }).map((t) => t.publicName),
   );
+  // Issue 20: a server that never listed (still starting when the host stopped) says why.
+  const owner = unlistedOwner(state, publicName);
+  if (owner) reasons.push({ rule: "R9", text: owner.text, positions: at(facts.fetched, owner.key) });
   return {
     asked: name,
     publicName,
     extension: null,
     rawName: null,
     status: "unknown",
-    summary: `no tool named ${JSON.stringify(name)} appears in this log`,
+    summary: `no tool named ${JSON.stringify(name)} appears in this log${owner ? `; ${owner.text}` : ""}`,
     reasons,
     suggestions,
   };

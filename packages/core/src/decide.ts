@@ -14,6 +14,7 @@ import {
   type ToolledgerEvent,
 } from "./events.js";
 import { evolve } from "./evolve.js";
+import { fetchApplies } from "./fetchApplies.js";
 import { listTools } from "./listTools.js";
 import { isMcpToolDefinition } from "./mcpToolDefinition.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
@@ -357,7 +358,8 @@ function decideForExtension(
   at: At,
 ): Decision {
   const key = nameToKey(extension);
-  if (!hget(state.extensions, key)) {
+  const ext = hget(state.extensions, key);
+  if (!ext) {
     return rejected(
       "UNKNOWN_EXTENSION",
       `no extension ${JSON.stringify(extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
@@ -369,10 +371,9 @@ function decideForExtension(
     case "InvalidateTools":
       return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
     case "RecordFetch": {
-      const wireNames =
-        command.startedAtVersion === state.version
-          ? decideWireNames(state, key, command.tools, command.outerPrefixBudget ?? 0)
-          : [];
+      const wireNames = fetchApplies(state, ext, command.startedAtVersion, command.scope)
+        ? decideWireNames(state, key, command.tools, command.outerPrefixBudget ?? 0)
+        : [];
       return accepted([
         {
           type: "ToolsFetched",
@@ -383,6 +384,7 @@ function decideForExtension(
           tools: command.tools,
           ...(command.complete === false ? { complete: false, reason: command.reason ?? "" } : {}),
           ...(wireNames.length > 0 ? { wireNames } : {}),
+          ...(command.scope === undefined ? {} : { scope: command.scope }),
         },
       ]);
     }
@@ -395,6 +397,7 @@ function decideForExtension(
           extension: key,
           startedAtVersion: command.startedAtVersion,
           error: command.error,
+          ...(command.scope === undefined ? {} : { scope: command.scope }),
         },
       ]);
     case "InvalidatePrompts":

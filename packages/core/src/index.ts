@@ -136,6 +136,8 @@ export {
   type ExtensionKind,
   type ExtensionRemoved,
   ExtensionRemovedSchema,
+  type FetchScope,
+  FetchScopeSchema,
   type HostStarted,
   HostStartedSchema,
   type McpPrompt,
@@ -222,6 +224,7 @@ export { servedTool } from "./servedTool.js";
 export type { SessionStore, SessionSummary } from "./sessionStore.js";
 export { type LoadedState, SnapshotFold, type SnapshotRow } from "./snapshotFold.js";
 export { type SessionRow, SqlEventStore } from "./sqlEventStore.js";
+export { fetchApplies, isStale } from "./fetchApplies.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,
