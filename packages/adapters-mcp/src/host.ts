@@ -9,6 +9,7 @@ import {
   getExtension,
   InMemoryEventStore,
   initialState,
+  isStale,
   type ListToolsOptions,
   listTools,
   nameToKey,
@@ -17,7 +18,6 @@ import {
   resolveTool,
   type State,
   type StateOptions,
-  isStale,
   staleExtensions,
   type ToolledgerEvent,
 } from "@toolledger/core";
@@ -394,7 +394,9 @@ export class ToolledgerHost {
     await Promise.all(
       results
         .filter((r, i) => r.ok && keys[i] !== null)
-        .map((r) => Promise.all([this.#fetchTools(r.key, { force: true }), this.#fetchLists(r.key)])),
+        .map((r) =>
+          Promise.all([this.#fetchTools(r.key, { force: true }), this.#fetchLists(r.key)]),
+        ),
     );
     await this.refresh();
     for (const [i, r] of results.entries()) {

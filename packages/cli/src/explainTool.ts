@@ -12,9 +12,9 @@ import {
   WIRE_NAME_PATTERN,
 } from "@toolledger/core";
 import { foldEntries } from "./foldEntries.js";
-import { unlistedOwner } from "./unlistedOwner.js";
 import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
+import { unlistedOwner } from "./unlistedOwner.js";
 
 export type ToolStatus =
   | "builtin"
@@ -420,7 +420,8 @@ function explainInState(
   );
   // Issue 20: a server that never listed (still starting when the host stopped) says why.
   const owner = unlistedOwner(state, publicName);
-  if (owner) reasons.push({ rule: "R9", text: owner.text, positions: at(facts.fetched, owner.key) });
+  if (owner)
+    reasons.push({ rule: "R9", text: owner.text, positions: at(facts.fetched, owner.key) });
   return {
     asked: name,
     publicName,

@@ -70,7 +70,9 @@ describe("the first tools/list waits for servers still starting (issue 20.2)", (
       const first = await c.names();
       expect(first).toEqual(expected);
       expect(
-        resultText(await c.client.callTool({ name: "everything__echo", arguments: { message: "hi" } })),
+        resultText(
+          await c.client.callTool({ name: "everything__echo", arguments: { message: "hi" } }),
+        ),
       ).toContain("hi");
       // Issue 20.9: "ready" is said with the tools the server ended up with, not its first answer.
       const count = expected.filter((n) => n.startsWith("everything__")).length;

@@ -41,9 +41,12 @@ describe("servers still starting when serve stops (issue 20.4)", () => {
       /extension "nolist" was still starting when the host stopped: (its tools\/list had no answer after|it had not finished starting)/,
     );
 
-    const explain = await runCli(["explain", "noinit__ping", "--session", conversation, "--db", db], {
-      cwd: dir,
-    });
+    const explain = await runCli(
+      ["explain", "noinit__ping", "--session", conversation, "--db", db],
+      {
+        cwd: dir,
+      },
+    );
     expect(explain.code).toBe(EXIT.notFound);
     expect(explain.stderr).toContain(`its extension noinit has no tools: ${STILL}`);
 

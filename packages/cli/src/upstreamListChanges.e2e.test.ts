@@ -85,9 +85,7 @@ describe("upstream tools/list_changed through `toolledger serve` (R11, issue 20.
         expect(enabled.isError).toBeFalsy();
         await c.client.callTool({ name: "ch__add_tool", arguments: { name: "fresh" } });
         await c.until(() => true, "a list");
-        await expect
-          .poll(described, { timeout: 20_000, interval: 100 })
-          .toContain("ch__fresh");
+        await expect.poll(described, { timeout: 20_000, interval: 100 }).toContain("ch__fresh");
         await c.client.callTool({ name: "enable_tools", arguments: { names: ["ch__fresh"] } });
         await c.until((n) => n.includes("ch__fresh"), "ch__fresh enabled");
         expect(resultText(await c.client.callTool({ name: "ch__fresh", arguments: {} }))).toBe(

@@ -205,6 +205,7 @@ export {
   parseDeferralConfig,
   parseDeferralMode,
 } from "./parseDeferralConfig.js";
+export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./replay.js";
 export {
   type ResolvedTool,
@@ -224,7 +225,6 @@ export { servedTool } from "./servedTool.js";
 export type { SessionStore, SessionSummary } from "./sessionStore.js";
 export { type LoadedState, SnapshotFold, type SnapshotRow } from "./snapshotFold.js";
 export { type SessionRow, SqlEventStore } from "./sqlEventStore.js";
-export { fetchApplies, isStale } from "./fetchApplies.js";
 export { staleExtensions } from "./staleExtensions.js";
 export {
   CALL_HISTORY_LIMIT,

@@ -1,5 +1,5 @@
 import { hvalues } from "./_hashDict.js";
-import { isStale } from "./fetchApplies.js";
+import { isStale } from "./registry/fetchApplies.js";
 import type { State } from "./state.js";
 
 /** R11: keys (sorted) of extensions whose latest applied fetch is stale (see `isStale`). */

@@ -2,10 +2,10 @@ import { emptyHashDict, type HashDict } from "./_hashDict.js";
 import type { Dict } from "./_records.js";
 import type {
   Anomaly,
-  FetchScope,
   CallOutcome,
   ConversationClient,
   DeferralMode,
+  FetchScope,
   McpPrompt,
   McpResource,
   McpResourceTemplate,

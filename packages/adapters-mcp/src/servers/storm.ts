@@ -15,7 +15,10 @@ let lists = 0;
 const tool = (name: string) => ({
   name,
   description: `storm server tool ${name}`,
-  inputSchema: { type: "object", properties: { name: { type: "string" }, count: { type: "number" } } },
+  inputSchema: {
+    type: "object",
+    properties: { name: { type: "string" }, count: { type: "number" } },
+  },
 });
 
 function send(message: object): void {
@@ -58,7 +61,11 @@ function call(name: string, args: Record<string, unknown>): object {
   }
 }
 
-function answer(request: { id: number | string; method: string; params?: Record<string, unknown> }) {
+function answer(request: {
+  id: number | string;
+  method: string;
+  params?: Record<string, unknown>;
+}) {
   const { id, method, params } = request;
   switch (method) {
     case "initialize":

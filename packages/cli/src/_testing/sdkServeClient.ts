@@ -24,7 +24,9 @@ export function publishedServer(name: "everything" | "memory", dir: string) {
   return {
     command: process.execPath,
     args: [join(dirname(pkg), "dist", "index.js"), ...(name === "everything" ? ["stdio"] : [])],
-    ...(name === "memory" ? { env: { MEMORY_FILE_PATH: join(dir, `memory-${Date.now()}.jsonl`) } } : {}),
+    ...(name === "memory"
+      ? { env: { MEMORY_FILE_PATH: join(dir, `memory-${Date.now()}.jsonl`) } }
+      : {}),
   };
 }
 
@@ -38,7 +40,11 @@ export interface SdkClientOfServe {
   /** The served tool names, sorted. */
   names: () => Promise<string[]>;
   /** Lists now and after every tools/list_changed until `done` holds; fails after `timeoutMs`. */
-  until: (done: (names: string[]) => boolean, what: string, timeoutMs?: number) => Promise<string[]>;
+  until: (
+    done: (names: string[]) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ) => Promise<string[]>;
   close: () => Promise<void>;
 }
 
