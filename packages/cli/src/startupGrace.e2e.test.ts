@@ -157,7 +157,9 @@ describe("the first tools/list waits for servers still starting (issue 20.2)", (
       expect(first.some((n) => /^(noinit|nolist|impatient)__/.test(n))).toBe(false);
       // It joins later with tools/list_changed.
       expect(await joined).toContain("impatient__ping");
-      expect(c.stderr()).toMatch(/still starting after the startup grace: [^)]*noinit/);
+      await expect
+        .poll(c.stderr, { timeout: 10_000 })
+        .toMatch(/still starting after the startup grace: [^)]*noinit/);
     } finally {
       await c.close();
     }
