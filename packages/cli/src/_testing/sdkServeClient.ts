@@ -134,7 +134,7 @@ async function connected(
 }
 
 /** The text of a tools/call result. */
-export function resultText(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+export function resultText(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { text?: string }[];
   return content.map((c) => c.text ?? "").join("");
 }
