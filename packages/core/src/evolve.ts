@@ -1,4 +1,5 @@
 import { evolveCatalog } from "./_evolveCatalog.js";
+import { evolveImported } from "./imported/evolveImported.js";
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
 import { assignWireNames, hasRenamed, updateCollisions, updateWireIndex } from "./_registry.js";
 import { sameTool } from "./_sameJson.js";
@@ -87,6 +88,9 @@ export function evolve(state: State, event: ToolledgerEvent): State {
       return callStarted(state, event);
     case "ToolCallFinished":
       return callFinished(state, event);
+    case "SessionImported":
+    case "UsageRecorded":
+      return evolveImported(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;

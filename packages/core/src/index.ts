@@ -261,3 +261,15 @@ export {
   MIN_WIRE_NAME_LENGTH,
   WIRE_NAME_PATTERN,
 } from "./wireName.js";
+export {
+  type EventOrigin,
+  type EventOriginKind,
+  EventOriginKindSchema,
+  EventOriginSchema,
+} from "./origin.js";
+export {
+  type SessionImported,
+  SessionImportedSchema,
+  type UsageRecorded,
+  UsageRecordedSchema,
+} from "./imported/importedEvents.js";

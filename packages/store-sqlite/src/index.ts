@@ -34,3 +34,8 @@ export {
   type SqliteEventStoreOptions,
   type StoreSettings,
 } from "./sqliteEventStore.js";
+export {
+  readSqliteSnapshot,
+  type SnapshotOptions,
+  type SnapshotQuery,
+} from "./readSqliteSnapshot.js";
