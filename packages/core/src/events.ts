@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { origin } from "./origin.js";
-
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
+import { origin } from "./origin.js";
 
 export { EVENT_SCHEMA_VERSION };
 

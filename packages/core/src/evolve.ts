@@ -1,5 +1,4 @@
 import { evolveCatalog } from "./_evolveCatalog.js";
-import { evolveImported } from "./imported/evolveImported.js";
 import { emptyHashDict, hfromKeys, hget, hhas, hremove, hset } from "./_hashDict.js";
 import { assignWireNames, hasRenamed, updateCollisions, updateWireIndex } from "./_registry.js";
 import { sameTool } from "./_sameJson.js";
@@ -28,6 +27,7 @@ import type {
   ToolsFetchFailed,
   ToolsInvalidated,
 } from "./events.js";
+import { evolveImported } from "./imported/evolveImported.js";
 import { isMcpToolDefinition, mcpToolProblem } from "./mcpToolDefinition.js";
 import { nameToKey } from "./nameToKey.js";
 import {

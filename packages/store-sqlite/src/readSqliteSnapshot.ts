@@ -38,9 +38,13 @@ export function readSqliteSnapshot<T>(
     });
   } catch (error) {
     if (error instanceof Database.SqliteError || (error as { code?: string }).code === "ENOENT") {
-      throw new EventStoreError("STORE_NOT_FOUND", `${file}: cannot open it read-only: ${String((error as Error).message)}`, {
-        cause: error,
-      });
+      throw new EventStoreError(
+        "STORE_NOT_FOUND",
+        `${file}: cannot open it read-only: ${String((error as Error).message)}`,
+        {
+          cause: error,
+        },
+      );
     }
     throw toStoreError(error, file, "opening it read-only");
   }
@@ -48,12 +52,13 @@ export function readSqliteSnapshot<T>(
     db.pragma("query_only = ON");
     const q: SnapshotQuery = {
       all: <R>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as R[],
-      get: <R>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as R | undefined,
+      get: <R>(sql: string, ...params: unknown[]) =>
+        db.prepare(sql).get(...params) as R | undefined,
       columns: (table) =>
         new Set(
-          (db.prepare("SELECT name FROM pragma_table_info(?)").all(table) as { name: string }[]).map(
-            (r) => r.name,
-          ),
+          (
+            db.prepare("SELECT name FROM pragma_table_info(?)").all(table) as { name: string }[]
+          ).map((r) => r.name),
         ),
       tables: () =>
         new Set(

@@ -66,7 +66,9 @@ export function readBlock(raw: unknown): GooseBlock {
     case "toolResponse": {
       if (typeof b.id !== "string") return { kind: "skipped", type, legacy: false };
       const result = readToolResult(b.toolResult);
-      return result ? { kind: "toolResponse", id: b.id, result } : { kind: "skipped", type, legacy: false };
+      return result
+        ? { kind: "toolResponse", id: b.id, result }
+        : { kind: "skipped", type, legacy: false };
     }
     case "systemNotification":
       return typeof b.msg === "string"

@@ -30,13 +30,19 @@ export function isEnableRequest(matcher: EnableMatcher, name: string): boolean {
 /** The names a request asks for (`names`), and its free-text query when it has one. */
 export function requestedNames(args: unknown): { names: string[]; query: string | null } {
   const a = args && typeof args === "object" ? (args as Record<string, unknown>) : {};
-  const names = Array.isArray(a.names) ? a.names.filter((n): n is string => typeof n === "string") : [];
-  return { names: names.map((n) => n.trim()).filter((n) => n !== ""), query: typeof a.query === "string" ? a.query : null };
+  const names = Array.isArray(a.names)
+    ? a.names.filter((n): n is string => typeof n === "string")
+    : [];
+  return {
+    names: names.map((n) => n.trim()).filter((n) => n !== ""),
+    query: typeof a.query === "string" ? a.query : null,
+  };
 }
 
 /** The tools a `load_tools` answer rendered (`## <name>` at the start of a line). */
 export function loadedNames(responseText: string): string[] {
   const out: string[] = [];
-  for (const m of responseText.matchAll(/^## (\S+)\s*$/gm)) if (!out.includes(m[1]!)) out.push(m[1]!);
+  for (const m of responseText.matchAll(/^## (\S+)\s*$/gm))
+    if (!out.includes(m[1]!)) out.push(m[1]!);
   return out;
 }

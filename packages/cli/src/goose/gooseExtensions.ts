@@ -21,7 +21,9 @@ export interface GooseExtension {
 export function enabledExtensions(extensionData: Record<string, unknown>): GooseExtension[] {
   const state = extensionData["enabled_extensions.v0"];
   const list =
-    state && typeof state === "object" && Array.isArray((state as { extensions?: unknown }).extensions)
+    state &&
+    typeof state === "object" &&
+    Array.isArray((state as { extensions?: unknown }).extensions)
       ? ((state as { extensions: unknown[] }).extensions ?? [])
       : [];
   const out: GooseExtension[] = [];

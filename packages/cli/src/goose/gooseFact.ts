@@ -1,4 +1,9 @@
-import type { EventOriginKind, State, ToolledgerEvent, ToolledgerEventInput } from "@toolledger/core";
+import type {
+  EventOriginKind,
+  State,
+  ToolledgerEvent,
+  ToolledgerEventInput,
+} from "@toolledger/core";
 
 /**
  * One fact of a goose session, in the order it happened: the event it becomes is built when

@@ -45,10 +45,13 @@ export function mapOutcome(call: ToolCall, result: ToolResult): MappedOutcome {
   if (/transport closed|connection closed|disconnected|broken pipe|not connected/i.test(e))
     return { outcome: "unavailable", reason: "EXTENSION_UNAVAILABLE", error: cut(e) };
   if (/cancel/i.test(e)) return { outcome: "cancelled", reason: null, error: cut(e) };
-  if (/timed out|timeout|deadline/i.test(e)) return { outcome: "timeout", reason: null, error: cut(e) };
+  if (/timed out|timeout|deadline/i.test(e))
+    return { outcome: "timeout", reason: null, error: cut(e) };
   return { outcome: "tool_error", reason: "DISPATCH_ERROR", error: cut(e) };
 }
 
 function cut(text: string): string {
-  return text.length <= ERROR_TEXT_LIMIT ? text : `${text.slice(0, ERROR_TEXT_LIMIT)}… (${text.length} chars)`;
+  return text.length <= ERROR_TEXT_LIMIT
+    ? text
+    : `${text.slice(0, ERROR_TEXT_LIMIT)}… (${text.length} chars)`;
 }

@@ -15,7 +15,10 @@ export function splitToolName(
   if (typeof fromMeta === "string" && fromMeta !== "") {
     const owner = nameToKey(fromMeta);
     const prefix = i === -1 ? null : name.slice(0, i);
-    return { owner, tool: prefix !== null && nameToKey(prefix) === owner ? name.slice(i + 2) : name };
+    return {
+      owner,
+      tool: prefix !== null && nameToKey(prefix) === owner ? name.slice(i + 2) : name,
+    };
   }
   if (i <= 0) return { owner: null, tool: name };
   return { owner: nameToKey(name.slice(0, i)), tool: name.slice(i + 2) };

@@ -12,10 +12,11 @@ import {
 } from "@toolledger/core";
 import { newEventId } from "../newIds.js";
 import type { BuildContext, Fact } from "./gooseFact.js";
-import { type MapOptions, mapGooseSession } from "./mapGooseSession.js";
 import type { GooseSession } from "./gooseSession.js";
+import { type MapOptions, mapGooseSession } from "./mapGooseSession.js";
 
-export interface ImportOptions extends Omit<MapOptions, "conversation" | "registry" | "parentConversation"> {
+export interface ImportOptions
+  extends Omit<MapOptions, "conversation" | "registry" | "parentConversation"> {
   /** Conversation streams are `<prefix><goose session id>`, registries `…-registry`. */
   prefix: string;
 }
@@ -51,7 +52,10 @@ export async function importGooseSession(
 ): Promise<SessionImportResult> {
   const conversation = `${options.prefix}${session.id}`;
   const registry = `${conversation}-registry`;
-  const parentId = session.parentSessionId ?? /^Subagent task for: (.+)$/.exec(session.name ?? "")?.[1]?.trim() ?? null;
+  const parentId =
+    session.parentSessionId ??
+    /^Subagent task for: (.+)$/.exec(session.name ?? "")?.[1]?.trim() ??
+    null;
   const mapped = mapGooseSession(session, {
     ...options,
     conversation,
@@ -150,16 +154,27 @@ export async function importGooseSession(
  * session now, and nothing in it says why (compaction keeps messages, agent-invisible). The
  * clear is inferred, before what is new.
  */
-function withInferredClear(facts: Fact[], existing: readonly StoredEvent[], session: GooseSession): Fact[] {
-  const importedCalls = existing.filter((e) => e.event.origin?.key.startsWith("call:")).map((e) => e.event.origin!.key);
+function withInferredClear(
+  facts: Fact[],
+  existing: readonly StoredEvent[],
+  session: GooseSession,
+): Fact[] {
+  const importedCalls = existing
+    .filter((e) => e.event.origin?.key.startsWith("call:"))
+    .map((e) => e.event.origin!.key);
   if (importedCalls.length === 0) return facts;
   const keys = new Set(facts.map((f) => f.key));
   if (importedCalls.some((k) => keys.has(k))) return facts;
   const known = new Set(existing.map((e) => e.event.origin?.key));
-  const firstNew = facts.findIndex((f) => f.stream === "conversation" && !known.has(f.key) && !f.key.startsWith("usage"));
+  const firstNew = facts.findIndex(
+    (f) => f.stream === "conversation" && !known.has(f.key) && !f.key.startsWith("usage"),
+  );
   if (firstNew === -1) return facts;
-  if (facts.slice(firstNew).some((f) => f.key.startsWith("clear:") && !known.has(f.key))) return facts;
-  const at = new Date(Math.max(0, ...session.messages.slice(0, 1).map((m) => m.created * 1000))).toISOString();
+  if (facts.slice(firstNew).some((f) => f.key.startsWith("clear:") && !known.has(f.key)))
+    return facts;
+  const at = new Date(
+    Math.max(0, ...session.messages.slice(0, 1).map((m) => m.created * 1000)),
+  ).toISOString();
   const cleared: Fact = {
     key: `clear-inferred:${importedCalls.length}:${facts[firstNew]!.key}`,
     stream: "conversation",
@@ -170,7 +185,11 @@ function withInferredClear(facts: Fact[], existing: readonly StoredEvent[], sess
   return [...facts.slice(0, firstNew), cleared, ...facts.slice(firstNew)];
 }
 
-function checkSameSource(existing: readonly StoredEvent[], session: GooseSession, conversation: string): void {
+function checkSameSource(
+  existing: readonly StoredEvent[],
+  session: GooseSession,
+  conversation: string,
+): void {
   const imported = existing.find((e) => e.event.type === "SessionImported")?.event;
   if (existing.length > 0 && !imported) {
     throw new GooseImportError(

@@ -9,7 +9,12 @@ import {
   type State,
 } from "@toolledger/core";
 import { type GooseBlock, readBlock, type ToolCall, type ToolResult } from "./gooseContent.js";
-import { type EnableMatcher, isEnableRequest, loadedNames, requestedNames } from "./gooseDeferral.js";
+import {
+  type EnableMatcher,
+  isEnableRequest,
+  loadedNames,
+  requestedNames,
+} from "./gooseDeferral.js";
 import { enabledExtensions, type GooseExtension, unlistedExtension } from "./gooseExtensions.js";
 import type { BuildContext, Fact } from "./gooseFact.js";
 import { mapOutcome } from "./gooseOutcome.js";
@@ -81,9 +86,12 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
   const used = toolsUsed(calls);
   const managedKeys = new Set(managed.map((c) => nameToKey(c.manage!.extension)));
   for (const owner of used.keys()) {
-    if (!initial.has(owner) && !managedKeys.has(owner)) initial.set(owner, unlistedExtension(owner, kindFor(owner)));
+    if (!initial.has(owner) && !managedKeys.has(owner))
+      initial.set(owner, unlistedExtension(owner, kindFor(owner)));
   }
-  const firstAt = session.createdAt ?? (session.messages[0] ? iso(session.messages[0].created) : new Date(0).toISOString());
+  const firstAt =
+    session.createdAt ??
+    (session.messages[0] ? iso(session.messages[0].created) : new Date(0).toISOString());
   const facts: Fact[] = [];
 
   facts.push({
@@ -91,7 +99,13 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
     stream: "registry",
     kind: "inferred",
     note: "goose records no host run; this stream holds the session's extensions and tool lists",
-    build: () => ({ type: "HostStarted", v, at: firstAt, hostname: options.hostname, toolledgerVersion: options.toolledgerVersion }),
+    build: () => ({
+      type: "HostStarted",
+      v,
+      at: firstAt,
+      hostname: options.hostname,
+      toolledgerVersion: options.toolledgerVersion,
+    }),
   });
   facts.push({
     key: "start",
@@ -103,17 +117,27 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
       v,
       at: firstAt,
       registryStream: options.registry,
-      client: { name: "goose", version: session.schemaVersion === null ? session.format : `sessions.db v${session.schemaVersion}` },
+      client: {
+        name: "goose",
+        version:
+          session.schemaVersion === null ? session.format : `sessions.db v${session.schemaVersion}`,
+      },
       protocolVersion: null,
       transport: "import",
       hostname: null,
     }),
   });
   const parent = parentOf(session);
-  const noMarker = session.format === "jsonl" || (session.schemaVersion !== null && session.schemaVersion < 7);
+  const noMarker =
+    session.format === "jsonl" || (session.schemaVersion !== null && session.schemaVersion < 7);
   if (noMarker)
-    notes.push("goose of this format kept no marker of /clear: a conversation cleared before this import shows only what came after");
-  if (parent.inferred) notes.push(`the parent session is read from the sub-agent's name (goose before parent_session_id)`);
+    notes.push(
+      "goose of this format kept no marker of /clear: a conversation cleared before this import shows only what came after",
+    );
+  if (parent.inferred)
+    notes.push(
+      `the parent session is read from the sub-agent's name (goose before parent_session_id)`,
+    );
   facts.push({
     key: "imported",
     stream: "conversation",
@@ -153,25 +177,42 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
   }
   for (const ext of initial.values()) {
     const inSnapshot = configs.has(ext.key);
-    facts.push(extensionAdded(ext, firstAt, inSnapshot ? "inferred" : "synthetic",
-      inSnapshot
-        ? "from the session's enabled-extensions state (a snapshot: when it was enabled is not recorded)"
-        : "the session called its tools, but its enabled-extensions state does not list it"));
+    facts.push(
+      extensionAdded(
+        ext,
+        firstAt,
+        inSnapshot ? "inferred" : "synthetic",
+        inSnapshot
+          ? "from the session's enabled-extensions state (a snapshot: when it was enabled is not recorded)"
+          : "the session called its tools, but its enabled-extensions state does not list it",
+      ),
+    );
   }
-  for (const ext of initial.values()) facts.push(toolsFetched(ext.key, firstAt, used, options.loggedTools));
+  for (const ext of initial.values())
+    facts.push(toolsFetched(ext.key, firstAt, used, options.loggedTools));
 
   // --- the conversation, in order.
   const ledger = [...(session.usageLedger ?? [])];
   const pushUsageUpTo = (created: number) => {
-    while (ledger.length > 0 && ledger[0]!.createdTimestamp <= created) facts.push(usageFact(ledger.shift()!));
+    while (ledger.length > 0 && ledger[0]!.createdTimestamp <= created)
+      facts.push(usageFact(ledger.shift()!));
   };
   for (const entry of entries) {
-    const at = entry.kind === "request" ? entry.call.at : entry.kind === "response" ? entry.call.response!.at : entry.at;
+    const at =
+      entry.kind === "request"
+        ? entry.call.at
+        : entry.kind === "response"
+          ? entry.call.response!.at
+          : entry.at;
     pushUsageUpTo(Date.parse(at) / 1000 - 1);
     switch (entry.kind) {
       case "request":
         facts.push(callStarted(entry.call));
-        if (entry.call.enable && (entry.call.call.ok && requestedNames(entry.call.call.arguments).names.length > 0 || !entry.call.response))
+        if (
+          entry.call.enable &&
+          ((entry.call.call.ok && requestedNames(entry.call.call.arguments).names.length > 0) ||
+            !entry.call.response)
+        )
           facts.push(enableRequested(entry.call));
         break;
       case "response": {
@@ -180,8 +221,20 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
           const key = nameToKey(c.manage.extension);
           if (c.manage.action === "enable") {
             const ext = configs.get(key) ?? unlistedExtension(key, kindFor(key));
-            facts.push(extensionAdded(ext, c.response!.at, "exact", configs.has(key) ? undefined : "enabled by the extension manager; its config is not in the session's state", `manage:${c.key}`));
-            facts.push(toolsFetched(key, c.response!.at, used, options.loggedTools, `manage:${c.key}`));
+            facts.push(
+              extensionAdded(
+                ext,
+                c.response!.at,
+                "exact",
+                configs.has(key)
+                  ? undefined
+                  : "enabled by the extension manager; its config is not in the session's state",
+                `manage:${c.key}`,
+              ),
+            );
+            facts.push(
+              toolsFetched(key, c.response!.at, used, options.loggedTools, `manage:${c.key}`),
+            );
           } else {
             facts.push({
               key: `manage:${c.key}`,
@@ -192,7 +245,8 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
           }
         }
         if (c.enable) {
-          if (!(c.call.ok && requestedNames(c.call.arguments).names.length > 0)) facts.push(enableRequested(c));
+          if (!(c.call.ok && requestedNames(c.call.arguments).names.length > 0))
+            facts.push(enableRequested(c));
           facts.push(enableResponded(c));
         }
         facts.push(callFinished(c));
@@ -244,7 +298,13 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
   }
   return { facts, skipped, notes };
 
-  function extensionAdded(ext: GooseExtension, at: string, kind: Fact["kind"], note: string | undefined, key = `ext:${ext.key}`): Fact {
+  function extensionAdded(
+    ext: GooseExtension,
+    at: string,
+    kind: Fact["kind"],
+    note: string | undefined,
+    key = `ext:${ext.key}`,
+  ): Fact {
     return {
       key,
       stream: "registry",
@@ -321,11 +381,15 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
       kind: exact && asked.names.length > 0 ? "exact" : "inferred",
       ...(exact && asked.names.length > 0
         ? {}
-        : { note: "the names goose's answer loaded (the request named others, or asked by query)" }),
+        : {
+            note: "the names goose's answer loaded (the request named others, or asked by query)",
+          }),
       build: (ctx) => {
         const callId = callIdOf(ctx, c);
         if (callId === null) return null;
-        const names = (loaded.length > 0 ? loaded : asked.names).map((n) => publicNameFor(ctx.state, n));
+        const names = (loaded.length > 0 ? loaded : asked.names).map((n) =>
+          publicNameFor(ctx.state, n),
+        );
         return { type: "EnableToolsRequested", v, at: c.at, callId, names };
       },
     };
@@ -361,7 +425,9 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
       key: `usage:${row.id}`,
       stream: "conversation",
       kind: carried ? "inferred" : "exact",
-      ...(carried ? { note: "goose's carried_forward row: spend recorded before its usage ledger existed" } : {}),
+      ...(carried
+        ? { note: "goose's carried_forward row: spend recorded before its usage ledger existed" }
+        : {}),
       build: () => ({
         type: "UsageRecorded",
         v,
@@ -387,12 +453,15 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
     keyPrefix = "tools",
   ): Fact {
     const fromLog = logged.get(key) ?? [];
-    const names = [...(usedTools.get(key) ?? [])].filter((n) => !fromLog.some((t) => t.name === n)).sort();
+    const names = [...(usedTools.get(key) ?? [])]
+      .filter((n) => !fromLog.some((t) => t.name === n))
+      .sort();
     const tools: McpTool[] = [
       ...fromLog,
       ...names.map((name) => ({
         name,
-        description: "(synthesised by toolledger: goose does not store tool lists; this session called it)",
+        description:
+          "(synthesised by toolledger: goose does not store tool lists; this session called it)",
         inputSchema: { type: "object" },
       })),
     ];
@@ -404,11 +473,19 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
       note:
         kind === "inferred"
           ? "the tools goose sent the model, from its request log"
-          : "goose does not store tool lists: the tools this session called" + (fromLog.length > 0 ? ", with those of its request log" : ""),
+          : "goose does not store tool lists: the tools this session called" +
+            (fromLog.length > 0 ? ", with those of its request log" : ""),
       build: (ctx) =>
         tools.length === 0 || !hasExtension(ctx.state, key)
           ? null
-          : { type: "ToolsFetched", v, at, extension: key, startedAtVersion: ctx.state.version, tools },
+          : {
+              type: "ToolsFetched",
+              v,
+              at,
+              extension: key,
+              startedAtVersion: ctx.state.version,
+              tools,
+            },
     };
   }
 }
@@ -464,12 +541,27 @@ function scan(session: GooseSession, matcher: EnableMatcher, skipped: Record<str
           manual: false,
           note: "goose before 1.14 marked a compaction with a conversationCompacted block",
         });
-      } else if (b.kind === "systemNotification" && m.role === "assistant" && b.msg === "Conversation cleared") {
+      } else if (
+        b.kind === "systemNotification" &&
+        m.role === "assistant" &&
+        b.msg === "Conversation cleared"
+      ) {
         entries.push({ kind: "clear", key: `clear:${m.created}:${m.messageId ?? mi}`, at });
-      } else if (b.kind === "text" && m.role === "assistant" && !m.userVisible && m.agentVisible && b.text.startsWith("Your context was compacted")) {
+      } else if (
+        b.kind === "text" &&
+        m.role === "assistant" &&
+        !m.userVisible &&
+        m.agentVisible &&
+        b.text.startsWith("Your context was compacted")
+      ) {
         // context_mgmt/mod.rs compact_messages: the summary (agent-only), then this continuation.
         const summary = session.messages[mi - 1];
-        const summaryText = summary ? summary.content.map(readBlock).map((x) => (x.kind === "text" ? x.text : "")).join("\n") : "";
+        const summaryText = summary
+          ? summary.content
+              .map(readBlock)
+              .map((x) => (x.kind === "text" ? x.text : ""))
+              .join("\n")
+          : "";
         const manual = b.text.includes("at the user's request");
         entries.push({
           kind: "compaction",
@@ -488,9 +580,11 @@ function scan(session: GooseSession, matcher: EnableMatcher, skipped: Record<str
 
 /** agents/extension_manager_extension.rs: `manage_extensions { action, extension_name }` (platform__manage_extensions before). */
 function manageOf(owner: string | null, tool: string, args: unknown): Call["manage"] {
-  if (tool !== "manage_extensions" || (owner !== "extensionmanager" && owner !== "platform")) return null;
+  if (tool !== "manage_extensions" || (owner !== "extensionmanager" && owner !== "platform"))
+    return null;
   const a = args && typeof args === "object" ? (args as Record<string, unknown>) : {};
-  if ((a.action !== "enable" && a.action !== "disable") || typeof a.extension_name !== "string") return null;
+  if ((a.action !== "enable" && a.action !== "disable") || typeof a.extension_name !== "string")
+    return null;
   return { action: a.action, extension: a.extension_name };
 }
 
@@ -536,7 +630,8 @@ function publicNameFor(state: State, name: string): string {
   const r = resolveTool(state, name);
   if (r.ok) return r.publicName;
   // goose's load_tools also takes the name after the prefix (tool_deferral.rs `find`).
-  for (const ext of listExtensions(state)) for (const t of ext.tools) if (t.rawName === name) return t.publicName;
+  for (const ext of listExtensions(state))
+    for (const t of ext.tools) if (t.rawName === name) return t.publicName;
   return name;
 }
 
@@ -551,7 +646,9 @@ function decided(state: State, command: { type: "Compact" | "Clear"; at: string 
 }
 
 function skippedNotes(skipped: Record<string, number>): string[] {
-  return Object.entries(skipped).map(([type, n]) => `skipped ${n} content block${n === 1 ? "" : "s"} of type ${type}`);
+  return Object.entries(skipped).map(
+    ([type, n]) => `skipped ${n} content block${n === 1 ? "" : "s"} of type ${type}`,
+  );
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -562,7 +659,9 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 export function iso(seconds: number): string {
   const ms = seconds * 1000;
-  return Number.isFinite(ms) && Math.abs(ms) < 8.64e15 ? new Date(ms).toISOString() : new Date(0).toISOString();
+  return Number.isFinite(ms) && Math.abs(ms) < 8.64e15
+    ? new Date(ms).toISOString()
+    : new Date(0).toISOString();
 }
 
 function digest(text: string): string {

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { sqliteTime } from "./readGooseDatabase.js";
 import {
   EMPTY_TOKENS,
   type GooseMessage,
@@ -10,6 +9,7 @@ import {
   readVisibility,
   str,
 } from "./gooseSession.js";
+import { sqliteTime } from "./readGooseDatabase.js";
 
 export class GooseFileError extends Error {
   override readonly name = "GooseFileError";
