@@ -69,7 +69,6 @@ type Entry =
 export function mapGooseSession(session: GooseSession, options: MapOptions): MappedSession {
   const skipped: Record<string, number> = {};
   const notes: string[] = [];
-  const source = `goose:${session.format}`;
   const { calls, entries } = scan(session, options.matcher, skipped);
 
   // --- extensions: the snapshot, walked back over the session's own enables and disables.

@@ -15,7 +15,6 @@ export const LATEST_GOOSE_SCHEMA = 16;
 export class GooseDatabase {
   readonly db: Database.Database;
   readonly version: number;
-  private seq = 0;
 
   constructor(file: string, version = LATEST_GOOSE_SCHEMA) {
     this.version = version;
@@ -283,7 +282,6 @@ export class GooseDatabase {
       cols.push("message_id");
       vals.push(m.id ?? `msg_${sessionId}_${randomUUID()}`);
     }
-    this.seq++;
     this.db
       .prepare(
         `INSERT INTO messages (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`,
@@ -310,9 +308,11 @@ function migrate(db: Database.Database, version: number): void {
       );
       return;
     case 2:
-      return void db.exec("ALTER TABLE sessions ADD COLUMN user_recipe_values_json TEXT");
+      db.exec("ALTER TABLE sessions ADD COLUMN user_recipe_values_json TEXT");
+      return;
     case 3:
-      return void db.exec("ALTER TABLE messages ADD COLUMN metadata_json TEXT");
+      db.exec("ALTER TABLE messages ADD COLUMN metadata_json TEXT");
+      return;
     case 4:
       db.exec("ALTER TABLE sessions ADD COLUMN name TEXT DEFAULT ''");
       db.exec("ALTER TABLE sessions ADD COLUMN user_set_name BOOLEAN DEFAULT FALSE");
@@ -331,13 +331,13 @@ function migrate(db: Database.Database, version: number): void {
       db.exec("CREATE INDEX idx_messages_message_id ON messages(message_id)");
       return;
     case 8:
-      return void db.exec(
-        "ALTER TABLE sessions ADD COLUMN goose_mode TEXT NOT NULL DEFAULT 'auto'",
-      );
+      db.exec("ALTER TABLE sessions ADD COLUMN goose_mode TEXT NOT NULL DEFAULT 'auto'");
+      return;
     case 9:
-      return void db.exec(
+      db.exec(
         "UPDATE sessions SET session_type = 'acp' WHERE session_type = 'user' AND name = 'ACP Session' AND user_set_name = FALSE",
       );
+      return;
     case 10:
       addColumn("sessions", "thread_id", "TEXT");
       db.exec(`CREATE INDEX IF NOT EXISTS idx_sessions_thread ON sessions(thread_id);
@@ -364,7 +364,8 @@ function migrate(db: Database.Database, version: number): void {
       addColumn("sessions", "project_id", "TEXT");
       return;
     case 13:
-      return addColumn("sessions", "accumulated_cost", "REAL");
+      addColumn("sessions", "accumulated_cost", "REAL");
+      return;
     case 14:
       for (const c of [
         "cache_read_tokens",
@@ -384,9 +385,10 @@ function migrate(db: Database.Database, version: number): void {
         CREATE INDEX IF NOT EXISTS idx_usage_ledger_session ON usage_ledger(session_id);`);
       return;
     case 16:
-      return void db.exec(
+      db.exec(
         "CREATE INDEX IF NOT EXISTS idx_messages_session_created ON messages(session_id, created_timestamp, id)",
       );
+      return;
     default:
       throw new Error(`goose has no migration v${version}`);
   }
