@@ -126,6 +126,23 @@ describe("import goose: idempotent and incremental (issue 26)", () => {
   });
 });
 
+describe("import goose: shrunk counterexamples of the property test", () => {
+  it("two compactions are two Compacted (the second makes the first's continuation agent-invisible too)", async () => {
+    const d = dir();
+    const g = new GooseDatabase(join(d, "sessions.db"), 16);
+    const s = g.createSession({ name: "twice" });
+    g.addMessages(s, ...call(100, "c1", "developer__shell", {}, toolResponse("c1", "ok")));
+    g.compact(s, 110, "first", false);
+    g.addMessages(s, ...call(120, "c2", "developer__shell", {}, toolResponse("c2", "ok")));
+    g.compact(s, 130, "second", false);
+    await withStore(join(d, "ledger.db"), async (store) => {
+      await importAll(store, readAllSessions(g.db.name));
+      expect(types(await events(store, `goose-${s}`)).filter((t) => t.startsWith("Compacted"))).toHaveLength(2);
+    });
+    g.close();
+  });
+});
+
 describe("import goose: export JSON and legacy JSONL files (issue 26)", () => {
   it("`goose session export --format json` imports with the same calls as the database", async () => {
     const d = dir();

@@ -1,10 +1,10 @@
 import {
   decodeEvent,
   type EventOrigin,
+  type EventStore,
   evolve,
   initialState,
   readWholeStream,
-  type SessionStore,
   type State,
   type StoredEvent,
   type ToolledgerEvent,
@@ -46,7 +46,7 @@ export class GooseImportError extends Error {
  * nothing; after it grew, only what is new.
  */
 export async function importGooseSession(
-  store: SessionStore,
+  store: EventStore,
   session: GooseSession,
   options: ImportOptions,
 ): Promise<SessionImportResult> {

@@ -549,8 +549,8 @@ function scan(session: GooseSession, matcher: EnableMatcher, skipped: Record<str
       } else if (
         b.kind === "text" &&
         m.role === "assistant" &&
+        // A later compaction makes it agent-invisible too: it stays where it was.
         !m.userVisible &&
-        m.agentVisible &&
         b.text.startsWith("Your context was compacted")
       ) {
         // context_mgmt/mod.rs compact_messages: the summary (agent-only), then this continuation.
