@@ -64,7 +64,7 @@ function toSession(turns: readonly Turn[]): GooseSession {
       ],
       metadata: { userVisible: true, agentVisible: true },
     });
-    const responses = turn.requests.flatMap((r, i) => {
+    const responses = turn.requests.flatMap((r, i): unknown[] => {
       const id = ids[i]!;
       switch (r.answer) {
         case "ok":

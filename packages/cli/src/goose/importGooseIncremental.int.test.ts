@@ -137,7 +137,9 @@ describe("import goose: shrunk counterexamples of the property test", () => {
     g.compact(s, 130, "second", false);
     await withStore(join(d, "ledger.db"), async (store) => {
       await importAll(store, readAllSessions(g.db.name));
-      expect(types(await events(store, `goose-${s}`)).filter((t) => t.startsWith("Compacted"))).toHaveLength(2);
+      expect(
+        types(await events(store, `goose-${s}`)).filter((t) => t.startsWith("Compacted")),
+      ).toHaveLength(2);
     });
     g.close();
   });

@@ -16,11 +16,22 @@ export class GooseDatabase {
   readonly db: Database.Database;
   readonly version: number;
 
-  constructor(file: string, version = LATEST_GOOSE_SCHEMA) {
-    this.version = version;
-    this.db = new Database(file);
+  /** goose opening its existing database (busy_timeout 5 s, as SessionStorage::get_pool). */
+  static open(file: string): GooseDatabase {
+    return new GooseDatabase(file, null);
+  }
+
+  constructor(file: string, version: number | null = LATEST_GOOSE_SCHEMA) {
+    this.db = new Database(file, { timeout: 5000 });
     // sqlx's SqliteConnectOptions default journal mode.
     this.db.pragma("journal_mode = WAL");
+    if (version === null) {
+      this.version = (
+        this.db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number }
+      ).v;
+      return;
+    }
+    this.version = version;
     this.db.exec(`
       CREATE TABLE sessions (
         id TEXT PRIMARY KEY,
