@@ -42,9 +42,10 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
           r.calls === null ? "-" : String(r.calls),
           r.enabled === null ? "-" : String(r.enabled),
           String(r.events),
+          r.source ?? "-",
         ]),
         {
-          header: ["SESSION", "CLIENT", "HOST", "STARTED", "ENDED", "CALLS", "ENABLED", "EVENTS"],
+          header: ["SESSION", "CLIENT", "HOST", "STARTED", "ENDED", "CALLS", "ENABLED", "EVENTS", "SOURCE"],
           right: [5, 6, 7],
           styleHeader: o.out.bold,
         },
