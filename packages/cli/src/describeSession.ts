@@ -73,7 +73,10 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
     state = evolve(state, stored.event);
     lastAt = stored.event.at ?? lastAt;
     if (stored.event.type === "SessionImported")
-      imported = { source: `${stored.event.host} ${stored.event.format} ${stored.event.sourceSession}`, parent: stored.event.parentConversation };
+      imported = {
+        source: `${stored.event.host} ${stored.event.format} ${stored.event.sourceSession}`,
+        parent: stored.event.parentConversation,
+      };
   }
   const c = state.conversation;
   if (e?.type !== "ConversationStarted" || c === null) {

@@ -45,7 +45,17 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
           r.source ?? "-",
         ]),
         {
-          header: ["SESSION", "CLIENT", "HOST", "STARTED", "ENDED", "CALLS", "ENABLED", "EVENTS", "SOURCE"],
+          header: [
+            "SESSION",
+            "CLIENT",
+            "HOST",
+            "STARTED",
+            "ENDED",
+            "CALLS",
+            "ENABLED",
+            "EVENTS",
+            "SOURCE",
+          ],
           right: [5, 6, 7],
           styleHeader: o.out.bold,
         },
