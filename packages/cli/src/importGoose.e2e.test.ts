@@ -101,7 +101,7 @@ describe("toolledger import goose (built CLI, issue 26)", () => {
     expect(html).toContain('"type":"SessionImported"');
     expect(html).toContain('"origin":{"kind":"synthetic"');
     expect(view.stderr).toMatch(/tokens of tool definitions, \d+ with deferral off/);
-  });
+  }, 120_000);
 
   it("imports a database another process is writing (WAL), repeatedly, without an error or a lock on either side", async () => {
     const dir = tempDir();
@@ -179,5 +179,5 @@ describe("toolledger import goose (built CLI, issue 26)", () => {
       { cwd: dir, env },
     );
     expect(audit.stdout.match(/"callId"/g)?.length ?? 0).toBeGreaterThanOrEqual(Number(turns) + 1);
-  }, 60_000);
+  }, 120_000);
 });
