@@ -30,6 +30,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
       o.note(`no sessions in ${location.path}; run \`toolledger demo\` to record one`);
       return EXIT.ok;
     }
+    const imported = rows.some((r) => r.source !== null);
     o.data(
       formatTable(
         rows.map((r) => [
@@ -42,7 +43,8 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
           r.calls === null ? "-" : String(r.calls),
           r.enabled === null ? "-" : String(r.enabled),
           String(r.events),
-          r.source ?? "-",
+          // Only when something was imported: a ledger of its own sessions reads as before.
+          ...(imported ? [r.source ?? "-"] : []),
         ]),
         {
           header: [
