@@ -56,7 +56,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
             "CALLS",
             "ENABLED",
             "EVENTS",
-            "SOURCE",
+            ...(imported ? ["SOURCE"] : []),
           ],
           right: [5, 6, 7],
           styleHeader: o.out.bold,
