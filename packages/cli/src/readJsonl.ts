@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createLogLineParser, decodeEvent } from "@toolledger/core";
 import { CliError } from "./cliError.js";
 import { conversationStreamOf, orderConversationEntries } from "./conversationEntries.js";
+import { isRecord } from "./isRecord.js";
 import type { LogEntry } from "./logEntry.js";
 
 export interface JsonlLog {
@@ -116,8 +117,4 @@ interface Envelope {
 
 function isEnvelope(json: unknown): json is Envelope {
   return isRecord(json) && !("type" in json) && isRecord(json.event);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
