@@ -98,7 +98,8 @@ export function explainUnregisteredTool(
   );
   // Issue 20: a server that never listed (still starting when the host stopped) says why.
   const owner = unlistedOwner(state, publicName);
-  if (owner) reasons.push({ rule: "R9", text: owner.text, positions: at(facts.fetched, owner.key) });
+  if (owner)
+    reasons.push({ rule: "R9", text: owner.text, positions: at(facts.fetched, owner.key) });
   return {
     asked: name,
     publicName,
