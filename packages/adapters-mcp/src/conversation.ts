@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type CallOutcome,
+  type Command,
   type ConversationClient,
   checkCall,
   type DeferralMode,
@@ -27,6 +28,7 @@ import type { ToolCallResult } from "./extensionConnection.js";
 import { compactTime, type ToolledgerHost, type UpstreamCallOptions } from "./host.js";
 import type { Redactor } from "./redactor.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
+import type { WriteBehindReport, WriteBehindSettings } from "./writeBehindQueue.js";
 
 export interface ConversationOptions {
   /** The conversation stream. Default `conv-<time>-<random>`; an existing conversation is resumed. */
@@ -52,6 +54,14 @@ export interface ConversationOptions {
    * throws denies, with its error as the reason. Without it, requests are answered at once.
    */
   authorizeEnable?: (request: EnableRequest) => Promise<EnableDecision> | EnableDecision;
+  /**
+   * C4: calls recorded behind their answer (`recordFinishAfterAnswer`) are committed in
+   * groups: `commitWindowMs` (default 10) is the longest an event waits for its group,
+   * `maxHeld` (default 1000) the most kept in memory while the store refuses them, and
+   * `closeWaitMs` (default 5000) how long closing waits for the store before it reports the
+   * events still held as lost.
+   */
+  writeBehind?: Partial<WriteBehindSettings>;
 }
 
 /** D5: an `enable_tools` request awaiting the host's decision. */
@@ -79,10 +89,13 @@ export interface CallToolOptions {
   /** Told the owning extension's key just before the call goes to its server. */
   onStart?: (extension: string) => void;
   /**
-   * C4: resolve with the server's answer once its ToolCallFinished is queued, not stored: the
-   * append runs right after this event-loop turn (the gateway's answer to its client goes out
-   * first), before the conversation's next command, its close and the host's stop. Off by
-   * default: a caller that reads the log or `state` right after the call sees the finish.
+   * C4, as the gateway records: the call's events are written behind. Its ToolCallStarted is
+   * decided (resolved, refused or not) before the call goes upstream, which does not wait for
+   * the store; both events are appended in the conversation's next group commit, within the
+   * conversation's `writeBehind.commitWindowMs`, before its next command, its close and the
+   * host's stop. Events the store refuses are kept and retried; while `maxHeld` of them wait,
+   * a new call is refused (APPEND_REJECTED). Off by default: a caller that reads the log or
+   * `state` right after the call sees both events.
    */
   recordFinishAfterAnswer?: boolean;
 }
@@ -123,11 +136,17 @@ export class Conversation {
   readonly events$: Observable<SessionEvent>;
   /** What the model sees: the conversation composed with the host's registry. */
   readonly state$: Observable<State>;
-  /** Failures that no caller can carry (a call's outcome that could not be recorded). */
+  /**
+   * Failures that no caller can carry: call events the store refused (held, or lost), a
+   * failed look for events another process appended.
+   */
   readonly errors$: Observable<AdapterError>;
+  /** What a user should hear that is no failure: held call events stored once the store is back. */
+  readonly notices$: Observable<string>;
 
   readonly #writer: StreamWriter;
   readonly #errors = new Subject<AdapterError>();
+  readonly #notices = new Subject<string>();
   readonly #payloads: PayloadCapture | null;
   readonly #authorizeEnable: ConversationOptions["authorizeEnable"];
   #follow: NodeJS.Timeout | undefined;
@@ -147,11 +166,29 @@ export class Conversation {
       map(([own, registry]) => this.#compose(own, registry)),
     );
     this.errors$ = this.#errors.asObservable();
+    this.notices$ = this.#notices.asObservable();
     const every = options.followIntervalMs ?? 250;
     if (every > 0) {
+      // A store that is away fails every look: said once, and again after a look that worked.
+      let failing = false;
       this.#follow = setInterval(() => {
         this.#following ??= this.catchUp()
-          .catch((error: unknown) => this.#errors.next(asAdapterError(error)))
+          .then(
+            () => {
+              failing = false;
+            },
+            (error: unknown) => {
+              if (!failing)
+                this.#errors.next(
+                  new AdapterError(
+                    asAdapterError(error).code,
+                    `conversation ${this.id}: could not look for events appended elsewhere: ${errorMessage(error)}`,
+                    { cause: error },
+                  ),
+                );
+              failing = true;
+            },
+          )
           .finally(() => {
             this.#following = null;
           });
@@ -184,6 +221,12 @@ export class Conversation {
       view: (own) =>
         conversation ? conversation.#compose(own, host.state) : withRegistry(own, host.state),
       redactor: () => host.redactor,
+      writeBehind: {
+        ...options.writeBehind,
+        onReport: (report) => {
+          if (conversation) conversation.#onWriteBehind(report);
+        },
+      },
     });
     conversation = new Conversation(host, writer, options);
     const opening = {
@@ -217,6 +260,16 @@ export class Conversation {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** C4: call events written behind and not stored yet (in their group window, or held while the store refuses them). */
+  get pendingEvents(): number {
+    return this.#writer.behind;
+  }
+
+  /** C4: resolves once every call event written behind so far is stored; throws the store's failure (they stay held). */
+  flush(): Promise<void> {
+    return this.#writer.flush();
   }
 
   // ---- queries ------------------------------------------------------------------------
@@ -347,15 +400,24 @@ export class Conversation {
       await this.host.untilStartedFor([name], options.timeoutMs ?? this.host.options.callTimeoutMs);
     const callId = options.callId ?? randomUUID();
     const redactor = this.host.redactor;
-    const started = await this.#writer.execute(() => ({
+    const behind = options.recordFinishAfterAnswer === true;
+    const startCall = (): Command => ({
       type: "StartCall",
       callId,
       name,
       ...(this.#payloads ? { arguments: capturePayload(args, redactor, this.#payloads) } : {}),
       ...(options.includeHidden ? { includeHidden: true } : {}),
-    }));
-    const start = started[0];
-    const refusal = started[1];
+    });
+    const decided = behind
+      ? await this.#writer.writeBehind(startCall, { bounded: true })
+      : await this.#writer.run(startCall);
+    if (!decided.ok)
+      throw new AdapterError(
+        "COMMAND_REJECTED",
+        `${decided.error.code}: ${decided.error.message}`,
+      );
+    const start = decided.events[0];
+    const refusal = decided.events[1];
     if (start?.type !== "ToolCallStarted")
       throw new AdapterError("COMMAND_REJECTED", "the core recorded no call start");
     if (refusal?.type === "ToolCallFinished") {
@@ -386,7 +448,7 @@ export class Conversation {
       };
     }
     if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
-      return this.#callEnableTools(callId, args);
+      return this.#callEnableTools(callId, args, behind);
     const owner = start.owner!;
     const rawName = start.rawName!;
     const t0 = performance.now();
@@ -401,17 +463,16 @@ export class Conversation {
       });
     } catch (error) {
       const e = asAdapterError(error);
-      const finished = this.#finish(
+      await this.#finish(
         callId,
         outcomeOf(e),
         performance.now() - t0,
         { error: redactor.redact(e.message) },
-        options.recordFinishAfterAnswer,
+        behind,
       );
-      if (!options.recordFinishAfterAnswer) await finished;
       throw e;
     }
-    const finished = this.#finish(
+    await this.#finish(
       callId,
       result.isError ? "tool_error" : "ok",
       performance.now() - t0,
@@ -419,21 +480,27 @@ export class Conversation {
         ...(result.isError ? { error: errorText(result, redactor) } : {}),
         ...(this.#payloads ? { result: capturePayload(result, redactor, this.#payloads) } : {}),
       },
-      options.recordFinishAfterAnswer,
+      behind,
     );
-    if (!options.recordFinishAfterAnswer) await finished;
     return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
   }
 
-  async #callEnableTools(callId: string, args: Record<string, unknown>): Promise<CallToolOutcome> {
+  async #callEnableTools(
+    callId: string,
+    args: Record<string, unknown>,
+    behind: boolean,
+  ): Promise<CallToolOutcome> {
     const t0 = performance.now();
     const names = args.names;
     if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
       const message = `${ENABLE_TOOLS_NAME} takes {"names": [exact tool names]}; got ${JSON.stringify(args)}`;
-      await this.#finish(callId, "refused", performance.now() - t0, {
-        reason: "INVALID_ARGUMENTS",
-        error: this.host.redactor.redact(message),
-      });
+      await this.#finish(
+        callId,
+        "refused",
+        performance.now() - t0,
+        { reason: "INVALID_ARGUMENTS", error: this.host.redactor.redact(message) },
+        behind,
+      );
       return {
         ok: false,
         error: { code: "INVALID_ARGUMENTS", name: ENABLE_TOOLS_NAME, message, suggestions: [] },
@@ -455,6 +522,7 @@ export class Conversation {
       outcome.ok ? "ok" : "tool_error",
       performance.now() - t0,
       outcome.ok ? {} : { error: text },
+      behind,
     );
     return {
       ok: true,
@@ -466,35 +534,69 @@ export class Conversation {
   }
 
   /**
-   * Records a call's end (queued at once; `afterIo`: appended after this turn's I/O); a failure
-   * to record does not take the outcome from the caller: it goes to `errors$`.
+   * Records a call's end: appended now, or (`behind`) decided now and written behind with
+   * its start. A failure to record does not take the outcome from the caller: it goes to
+   * `errors$` (written behind, the store's refusals are held and retried first).
    */
   async #finish(
     callId: string,
     outcome: CallOutcome,
     durationMs: number,
     extra: { reason?: string; error?: string; result?: unknown },
-    afterIo = false,
+    behind: boolean,
   ): Promise<void> {
+    const finishCall = (): Command => ({
+      type: "FinishCall",
+      callId,
+      outcome,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      ...extra,
+    });
     try {
-      await this.#writer.execute(
-        () => ({
-          type: "FinishCall",
-          callId,
-          outcome,
-          durationMs: Math.round(durationMs * 1000) / 1000,
-          ...extra,
-        }),
-        { afterIo },
-      );
+      const decision = behind
+        ? await this.#writer.writeBehind(finishCall)
+        : await this.#writer.run(finishCall);
+      if (!decision.ok)
+        throw new AdapterError(
+          "COMMAND_REJECTED",
+          `${decision.error.code}: ${decision.error.message}`,
+        );
     } catch (error) {
       this.#errors.next(
         new AdapterError(
           "APPEND_REJECTED",
-          `the outcome of call ${callId} (${outcome}) could not be recorded: ${asAdapterError(error).message}`,
+          `conversation ${this.id}: the outcome of call ${callId} (${outcome}) could not be recorded: ${errorMessage(error)}`,
+          { cause: error },
         ),
       );
     }
+  }
+
+  /** C4: tells the host's user what became of call events the store refused. */
+  #onWriteBehind(report: WriteBehindReport): void {
+    if (report.kind === "stored") {
+      this.#notices.next(
+        `conversation ${this.id}: the event store is back; ${report.events} held call event(s) stored after ${Math.round(report.heldMs)} ms`,
+      );
+      return;
+    }
+    if (report.kind === "held") {
+      this.#errors.next(
+        new AdapterError(
+          "APPEND_REJECTED",
+          `conversation ${this.id}: the event store refused ${report.events} call event(s); they are kept in memory and written when it is back (new calls are refused while ${this.#writer.maxHeld} wait): ${report.error.message}`,
+          { cause: report.error },
+        ),
+      );
+      return;
+    }
+    this.#errors.next(
+      new AdapterError(
+        "APPEND_REJECTED",
+        `conversation ${this.id}: LOST ${report.events.length} call event(s) the event store never took: ${describeLost(report.events)}; ${report.error.message}`,
+        { cause: report.error },
+      ),
+    );
   }
 
   // ---- lifecycle ----------------------------------------------------------------------
@@ -518,6 +620,7 @@ export class Conversation {
     } finally {
       await this.#writer.finish();
       this.#errors.complete();
+      this.#notices.complete();
     }
   }
 
@@ -586,4 +689,19 @@ function enableOutcome(
         ok: false,
         error: response.error ?? { code: "FAILED", message: "enable_tools failed", invalid: [] },
       };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The calls whose events were lost, as a user can look them up: `<call id> (started <name> / finished <outcome>)`. */
+function describeLost(events: readonly { event: ToolledgerEvent }[]): string {
+  const calls = new Map<string, string[]>();
+  for (const { event } of events) {
+    if (event.type !== "ToolCallStarted" && event.type !== "ToolCallFinished") continue;
+    const what = event.type === "ToolCallStarted" ? `started ${event.name}` : `finished ${event.outcome}`;
+    calls.set(event.callId, [...(calls.get(event.callId) ?? []), what]);
+  }
+  return [...calls].map(([id, what]) => `call ${id} (${what.join(", ")})`).join("; ");
 }

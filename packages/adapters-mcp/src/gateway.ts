@@ -43,8 +43,10 @@ export interface GatewayOptions {
   /** Server name announced to downstream clients. Default `toolledger-gateway`. */
   name?: string;
   version?: string;
-  /** Where failures no downstream request can carry go (e.g. a notification that could not be sent). Default: stderr. */
+  /** Where failures no downstream request can carry go (e.g. a notification that could not be sent, call events the store refused). Default: stderr. */
   onError?: (error: Error) => void;
+  /** Where news that is no failure goes (held call events stored once the store is back). Default: stderr. */
+  onNotice?: (message: string) => void;
   /** How each downstream session's conversation is opened (deferral, payload recording, …; an `id` resumes one, stdio only). */
   conversation?: Omit<ConversationOptions, "client" | "protocolVersion" | "transport">;
   /** Told when a downstream session's conversation opens and when it closes. */
@@ -224,7 +226,14 @@ export function createGatewayServer(
               report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
             );
         });
-      if (!fixed) options.onConversation?.({ type: "opened", conversation: c });
+      if (!fixed) {
+        // C4: what becomes of its call events reaches the user (a session reports its own).
+        c.errors$.subscribe({ next: report });
+        c.notices$.subscribe({
+          next: options.onNotice ?? ((m) => process.stderr.write(`toolledger gateway: ${m}\n`)),
+        });
+        options.onConversation?.({ type: "opened", conversation: c });
+      }
       opened = c;
       return c;
     })();
