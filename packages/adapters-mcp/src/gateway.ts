@@ -419,17 +419,21 @@ export async function serveGatewayHttp(
     options.onError ??
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
   const open = new Set<Downstream>();
+  /** Conversations closing because their client ended the session: the gateway's close waits for them. */
+  const closing = new Set<Promise<void>>();
   const host: HttpHost = await hostMcpOverHttp(
     () => {
       const downstream = createGatewayServer(source, "streamable_http", options);
       open.add(downstream);
       downstream.server.onclose = () => {
         open.delete(downstream);
-        downstream
+        const done = downstream
           .dispose("client ended the session")
           .catch((error: unknown) =>
             report(new Error(`could not close a conversation: ${String(error)}`)),
-          );
+          )
+          .finally(() => closing.delete(done));
+        closing.add(done);
       };
       return downstream.server;
     },
@@ -449,6 +453,7 @@ export async function serveGatewayHttp(
     async close(reason = "gateway stopped") {
       await Promise.allSettled([...open].map((d) => d.dispose(reason)));
       open.clear();
+      await Promise.allSettled([...closing]);
       await host.close();
     },
   };
