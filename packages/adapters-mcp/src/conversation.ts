@@ -412,10 +412,7 @@ export class Conversation {
       ? await this.#writer.writeBehind(startCall, { bounded: true })
       : await this.#writer.run(startCall);
     if (!decided.ok)
-      throw new AdapterError(
-        "COMMAND_REJECTED",
-        `${decided.error.code}: ${decided.error.message}`,
-      );
+      throw new AdapterError("COMMAND_REJECTED", `${decided.error.code}: ${decided.error.message}`);
     const start = decided.events[0];
     const refusal = decided.events[1];
     if (start?.type !== "ToolCallStarted")
@@ -700,7 +697,8 @@ function describeLost(events: readonly { event: ToolledgerEvent }[]): string {
   const calls = new Map<string, string[]>();
   for (const { event } of events) {
     if (event.type !== "ToolCallStarted" && event.type !== "ToolCallFinished") continue;
-    const what = event.type === "ToolCallStarted" ? `started ${event.name}` : `finished ${event.outcome}`;
+    const what =
+      event.type === "ToolCallStarted" ? `started ${event.name}` : `finished ${event.outcome}`;
     calls.set(event.callId, [...(calls.get(event.callId) ?? []), what]);
   }
   return [...calls].map(([id, what]) => `call ${id} (${what.join(", ")})`).join("; ");

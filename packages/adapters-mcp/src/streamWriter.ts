@@ -14,8 +14,8 @@ import { AdapterError } from "./adapterError.js";
 import type { Redactor } from "./redactor.js";
 import {
   type BehindEvent,
-  type WriteBehindReport,
   WriteBehindQueue,
+  type WriteBehindReport,
   type WriteBehindSettings,
 } from "./writeBehindQueue.js";
 

@@ -93,7 +93,9 @@ describe("C4 call events written behind while the store goes away", () => {
     expect(c.pendingEvents).toBe(4);
     store.down = false;
     await until(() => notices.length > 0, "the stored report");
-    expect(notices[0]).toMatch(/the event store is back; 4 held call event\(s\) stored after \d+ ms/);
+    expect(notices[0]).toMatch(
+      /the event store is back; 4 held call event\(s\) stored after \d+ ms/,
+    );
     expect(await stored(store, c)).toEqual([
       "start k1",
       "finish k1",

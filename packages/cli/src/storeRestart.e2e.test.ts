@@ -147,10 +147,7 @@ describeWithBinaries(
       let serve: ServeProcess | undefined;
       let client: ExtensionConnection | undefined;
       try {
-        serve = await startServeHttp(
-          ["--config", calculatorConfig(dir), "--db", cluster.url],
-          dir,
-        );
+        serve = await startServeHttp(["--config", calculatorConfig(dir), "--db", cluster.url], dir);
         client = await connect(serve.url, "probe");
         expect(await calculate(client, "6*7")).toContain("6*7 = 42");
         await cluster.stop("fast");
