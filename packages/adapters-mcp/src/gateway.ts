@@ -253,7 +253,7 @@ export function createGatewayServer(
       const { name, arguments: args, _meta } = request.params;
       const c = opened ?? (await conversation());
       let end: (() => void) | undefined;
-      const relay = _meta ? relayedMeta(hub, extra, _meta) : null;
+      const relay = _meta ? relayedMeta(hub, extra, _meta, server) : null;
       try {
         const outcome = await c.callTool(name, args ?? {}, {
           signal: extra.signal,
@@ -313,6 +313,7 @@ function relayedMeta(
   hub: GatewayHub,
   extra: DownstreamExtra,
   meta: Record<string, unknown>,
+  server: Server,
 ): {
   progress: ProgressRelay | null;
   options: { onprogress?: ProgressRelay["onprogress"]; meta?: Record<string, unknown> };
@@ -320,7 +321,7 @@ function relayedMeta(
   const { progressToken, ...rest } = meta;
   const progress =
     typeof progressToken === "string" || typeof progressToken === "number"
-      ? hub.progressRelay(extra, progressToken)
+      ? hub.progressRelay(extra, progressToken, server)
       : null;
   return {
     progress,
