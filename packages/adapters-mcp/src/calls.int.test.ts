@@ -6,7 +6,7 @@ import {
 } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import { openConversation } from "./conversation.js";
+import { openConversation } from "./conversation/conversation.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 // C4 against real server processes: every outcome class is recorded, refusals with their reason.

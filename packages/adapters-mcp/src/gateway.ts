@@ -35,7 +35,8 @@ import { relayLogging } from "./_relayLogging.js";
 import { relayServerRequests } from "./_relaySampling.js";
 import { StdioLineServerTransport } from "./_stdioServerTransport.js";
 import { AdapterError } from "./adapterError.js";
-import { Conversation, type ConversationOptions } from "./conversation.js";
+import { Conversation } from "./conversation/conversation.js";
+import type { ConversationOptions } from "./conversation/conversationOptions.js";
 import type { ToolledgerHost } from "./host.js";
 import type { ToolledgerSession } from "./session.js";
 

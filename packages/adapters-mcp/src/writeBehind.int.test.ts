@@ -9,7 +9,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import type { AdapterError } from "./adapterError.js";
-import { type Conversation, openConversation } from "./conversation.js";
+import { type Conversation, openConversation } from "./conversation/conversation.js";
 import { openHost, type ToolledgerHost } from "./host.js";
 
 // C4 written behind, against a real server process: a store that goes away and comes back.
