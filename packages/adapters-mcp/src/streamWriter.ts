@@ -252,12 +252,21 @@ export class StreamWriter {
 
   #decide(make: (state: State) => Command): { command: Command; decision: Decision } {
     const view = this.#view(this.state);
-    const made = { ...make(view), at: this.#now().toISOString() } as Command;
+    const made = { ...make(view), at: this.#isoNow() } as Command;
     // R6: no secret enters an event, whatever text a server put in the command.
     const redactor = this.#redactor();
     const command = redactor ? redactCommand(made, redactor) : made;
     return { command, decision: decide(view, command) };
   }
+
+  /** The clock as ISO text, formatted once per millisecond (two commands per call read it). */
+  #isoNow(): string {
+    const ms = this.#now().getTime();
+    if (ms !== this.#iso.ms) this.#iso = { ms, text: new Date(ms).toISOString() };
+    return this.#iso.text;
+  }
+
+  #iso = { ms: Number.NaN, text: "" };
 
   /** Appends every group written behind, oldest first; throws (and keeps them) while the store fails. */
   async #commitBehind(): Promise<void> {
@@ -279,7 +288,7 @@ export class StreamWriter {
       if (result.ok) {
         // Stored by an earlier attempt whose answer was lost, and folded since by a catch-up.
         if (result.nextExpectedVersion > this.#version)
-          this.#stored(group, result.nextExpectedVersion, result.firstGlobalPosition);
+          this.#stored(group, result.nextExpectedVersion, result.firstGlobalPosition, true);
         return null;
       }
       if (result.error.code === "VERSION_CONFLICT") {
@@ -300,18 +309,34 @@ export class StreamWriter {
     }
   }
 
-  #stored(batch: readonly BehindEvent[], next: number, firstGlobal: number): void {
+  /**
+   * Folds a stored batch. A group of call events (`oneState`) is folded into one new state
+   * before its events are told: nothing decides between them, and every state emitted is
+   * work for each view of the stream (the gateway's served list, per event).
+   */
+  #stored(
+    batch: readonly BehindEvent[],
+    next: number,
+    firstGlobal: number,
+    oneState = false,
+  ): void {
     const first = this.#version + 1;
     this.#version = next;
-    batch.forEach(({ eventId, event }, i) => {
-      this.#fold({
-        streamId: this.streamId,
-        streamPosition: first + i,
-        globalPosition: firstGlobal + i,
-        eventId,
-        event,
-      });
-    });
+    const told = batch.map(({ eventId, event }, i) => ({
+      streamId: this.streamId,
+      streamPosition: first + i,
+      globalPosition: firstGlobal + i,
+      eventId,
+      event,
+    }));
+    if (!oneState) {
+      for (const e of told) this.#fold(e);
+      return;
+    }
+    let state = this.state;
+    for (const { event } of batch) state = evolve(state, event);
+    this.#state.next(state);
+    for (const e of told) this.#events.next(e);
   }
 
   async #catchUp(): Promise<number> {
