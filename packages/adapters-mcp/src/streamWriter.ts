@@ -134,6 +134,11 @@ export class StreamWriter {
     return this.#behind.settings.maxHeld;
   }
 
+  /** C4: how long `finish` retries held events before it reports them lost. */
+  get closeWaitMs(): number {
+    return this.#behind.settings.closeWaitMs;
+  }
+
   /** Events written behind and not stored yet (waiting for their group, or held while the store refuses them). */
   get behind(): number {
     return this.#behind.size;

@@ -149,6 +149,40 @@ describe("C4 call events written behind while the store goes away", () => {
     ]);
   });
 
+  it("a conversation closed while a call runs waits for its outcome and records it before ConversationClosed", async () => {
+    const store = new FlakyStore();
+    host = await openHost({ store, requestTimeoutMs: 5_000 });
+    await host.addExtensions([shipped("faulty", "faulty")]);
+    const c = await openConversation(host, { followIntervalMs: 0 });
+    const call = c.callTool("faulty__slow", { ms: 300 }, { ...behind, callId: "s1" });
+    await until(() => c.pendingEvents > 0, "the call's start");
+    await c.close("client disconnected");
+    expect((await call).ok).toBe(true);
+    const types = (await store.readStream(c.id)).map((e) => e.event.type).slice(-3);
+    expect(types).toEqual(["ToolCallStarted", "ToolCallFinished", "ConversationClosed"]);
+  });
+
+  it("a call still running when the wait is over is reported: its outcome cannot be recorded", async () => {
+    const store = new FlakyStore();
+    host = await openHost({ store, requestTimeoutMs: 5_000 });
+    await host.addExtensions([shipped("faulty", "faulty")]);
+    const c = await openConversation(host, {
+      followIntervalMs: 0,
+      writeBehind: { closeWaitMs: 200 },
+    });
+    const errors: AdapterError[] = [];
+    c.errors$.subscribe((e) => errors.push(e));
+    const call = c.callTool("faulty__slow", { ms: 2_000 }, { ...behind, callId: "s2" });
+    await until(() => c.pendingEvents > 0, "the call's start");
+    await c.close("client disconnected");
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /closed with 1 call\(s\) still running after 200 ms \(s2\): their outcomes are not recorded/,
+      ),
+    ]);
+    await call;
+  });
+
   it("events still held when the conversation closes are reported LOST, call by call, never dropped silently", async () => {
     const store = new FlakyStore();
     const { c, errors } = await open(store, { writeBehind: { closeWaitMs: 300 } });

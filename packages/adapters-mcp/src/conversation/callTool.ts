@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { type Command, downExtension, ENABLE_TOOLS_NAME } from "@toolledger/core";
+import {
+  type Command,
+  downExtension,
+  ENABLE_TOOLS_NAME,
+  type ToolCallStarted,
+} from "@toolledger/core";
 import { unavailableAdvice } from "../_unavailableAdvice.js";
 import { AdapterError, asAdapterError } from "../adapterError.js";
 import { capturePayload } from "../capturePayload.js";
@@ -98,6 +103,27 @@ export async function callTool(
       error: { ...refusal, message: `${refusal.message}. ${unavailableAdvice(status)}` },
     };
   }
+  const running = c.running;
+  running.ids.add(callId);
+  try {
+    return await callStarted(c, start, callId, args, options, behind);
+  } finally {
+    running.ids.delete(callId);
+    if (running.ids.size === 0) running.onIdle?.();
+  }
+}
+
+/** The call after its start was decided: to its server (or `enable_tools`), then its finish. */
+async function callStarted(
+  c: ConversationParts,
+  start: ToolCallStarted,
+  callId: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions,
+  behind: boolean,
+): Promise<CallToolOutcome> {
+  const host = c.host;
+  const redactor = host.redactor;
   if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
     return callEnableTools(c, callId, args, behind);
   const owner = start.owner!;

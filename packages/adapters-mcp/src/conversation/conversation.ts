@@ -71,6 +71,7 @@ export class Conversation {
       payloads: record === false ? null : record === true ? {} : record,
       authorizeEnable: options.authorizeEnable,
       errors: this.#errors,
+      running: { ids: new Set(), onIdle: null },
       state: () => this.state,
     };
     this.events$ = writer.events$;
@@ -251,11 +252,16 @@ export class Conversation {
     return this.#writer.catchUp();
   }
 
-  /** C3: closes the conversation with a marker (its MCP session ended). */
+  /**
+   * C3: closes the conversation with a marker (its MCP session ended). Calls still running
+   * get up to `writeBehind.closeWaitMs` to record their outcome first (C4); one still running
+   * then is reported on `errors$`, since its outcome can no longer be recorded.
+   */
   async close(reason: string): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#stopFollowing();
+    await this.#waitForRunningCalls();
     try {
       await this.#writer.execute(() => ({ type: "CloseConversation", reason }));
     } finally {
@@ -263,6 +269,25 @@ export class Conversation {
       this.#errors.complete();
       this.#notices.complete();
     }
+  }
+
+  async #waitForRunningCalls(): Promise<void> {
+    const running = this.#parts.running;
+    if (running.ids.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      running.onIdle = resolve;
+      timer = setTimeout(resolve, this.#writer.closeWaitMs);
+    });
+    running.onIdle = null;
+    clearTimeout(timer);
+    if (running.ids.size === 0) return;
+    this.#errors.next(
+      new AdapterError(
+        "SESSION_CLOSED",
+        `conversation ${this.id} closed with ${running.ids.size} call(s) still running after ${this.#writer.closeWaitMs} ms (${[...running.ids].join(", ")}): their outcomes are not recorded (C4)`,
+      ),
+    );
   }
 
   #compose(own: State, registry: State): State {

@@ -16,6 +16,8 @@ export interface ConversationParts {
   readonly authorizeEnable: ConversationOptions["authorizeEnable"];
   /** Failures no caller can carry (see `Conversation.errors$`). */
   readonly errors: Subject<AdapterError>;
+  /** C4: ids of the calls started and not finished yet (closing waits for them), and who waits. */
+  readonly running: { ids: Set<string>; onIdle: (() => void) | null };
   /** The state the model sees now. */
   state(): State;
 }
