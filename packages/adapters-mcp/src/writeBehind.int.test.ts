@@ -149,6 +149,25 @@ describe("C4 call events written behind while the store goes away", () => {
     ]);
   });
 
+  it("an enable_tools call whose enable the store refuses still gets its finish, held and stored with its start", async () => {
+    const store = new FlakyStore();
+    const { c } = await open(store, { deferral: { mode: "lookup" } });
+    store.down = true;
+    await expect(
+      c.callTool("enable_tools", { names: ["calc__calculate"] }, { ...behind, callId: "e1" }),
+    ).rejects.toThrow(/connection refused/);
+    store.down = false;
+    await c.flush();
+    const events = (await store.readStream(c.id)).map((e) => e.event);
+    expect(callEvents(events)).toEqual(["start e1", "finish e1"]);
+    expect(events.find((e) => e.type === "ToolCallFinished")).toMatchObject({
+      outcome: "unavailable",
+      error: expect.stringContaining("connection refused"),
+    });
+    expect(events.some((e) => e.type === "EnableToolsRequested")).toBe(false);
+    await c.close("done");
+  });
+
   it("a conversation closed while a call runs waits for its outcome and records it before ConversationClosed", async () => {
     const store = new FlakyStore();
     host = await openHost({ store, requestTimeoutMs: 5_000 });

@@ -1,9 +1,10 @@
 import { ENABLE_TOOLS_NAME } from "@toolledger/core";
+import { asAdapterError } from "../adapterError.js";
 import type { ToolCallResult } from "../extensionConnection.js";
 import type { CallToolOutcome } from "./callTool.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { enableForModel } from "./enableTools.js";
-import { recordFinish } from "./recordFinish.js";
+import { outcomeOf, recordFinish } from "./recordFinish.js";
 
 /**
  * D5 as a tool call: the model's `enable_tools` (deferral on), answered by the conversation
@@ -32,7 +33,22 @@ export async function callEnableTools(
       error: { code: "INVALID_ARGUMENTS", name: ENABLE_TOOLS_NAME, message, suggestions: [] },
     };
   }
-  const outcome = await enableForModel(c, callId, names);
+  let outcome: Awaited<ReturnType<typeof enableForModel>>;
+  try {
+    outcome = await enableForModel(c, callId, names);
+  } catch (error) {
+    // The enable could not be recorded (the store refused it): the call still gets its end (C4).
+    const e = asAdapterError(error);
+    await recordFinish(
+      c,
+      callId,
+      outcomeOf(e),
+      performance.now() - t0,
+      { error: c.host.redactor.redact(e.message) },
+      behind,
+    );
+    throw error;
+  }
   const text = outcome.ok
     ? `Enabled ${names.join(", ")}. Their definitions are loaded; call them by these names.`
     : outcome.error.message;
