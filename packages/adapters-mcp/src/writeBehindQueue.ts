@@ -35,13 +35,20 @@ export const DEFAULT_WRITE_BEHIND: WriteBehindSettings = {
 const GROUP_MAX = 500;
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 2000;
+/**
+ * The window is at least this many times the store's last commit time, so committing takes
+ * at most a fifth of the process's time (a synchronous store's fsync holds its event loop).
+ */
+const WINDOW_PER_COMMIT = 4;
+const WINDOW_MAX_MS = 500;
 
 /**
- * The events a stream writer decided and has not stored yet, in groups (group commit): the
- * first group is committed `commitWindowMs` after its first event, every later one right
- * after it. A group the store refused is kept as it was (its ids make the retry idempotent)
- * and retried with backoff; events decided meanwhile wait behind it, in order. The queue
- * only schedules: `commit` (the writer's) appends the groups, through `next` and `stored`.
+ * The events a stream writer decided and has not stored yet, in groups (group commit): what
+ * was decided within the window (`commitWindowMs`, or four times the store's last commit
+ * time when that is longer, at most 0.5 s) after the first event is committed at once. A
+ * group the store refused is kept as it was (its ids make the retry idempotent) and retried
+ * with backoff; events decided meanwhile wait behind it, in order. The queue only
+ * schedules: `commit` (the writer's) appends the groups, through `next` and `stored`.
  */
 export class WriteBehindQueue {
   readonly settings: WriteBehindSettings;
@@ -87,8 +94,17 @@ export class WriteBehindQueue {
     if (open) last.push(...events);
     else this.#groups.push([...events]);
     this.#size += events.length;
-    if (!this.#failing && !this.#draining) this.#schedule(this.settings.commitWindowMs);
+    if (!this.#failing && !this.#draining) this.#schedule(this.#window());
   }
+
+  /** How long the next group waits for more events (see the class). */
+  #window(): number {
+    const scaled = Math.min(WINDOW_MAX_MS, WINDOW_PER_COMMIT * this.#lastCommitMs);
+    return Math.max(this.settings.commitWindowMs, scaled);
+  }
+
+  /** How long the last scheduled commit took, in ms. */
+  #lastCommitMs = 0;
 
   /** The oldest group, sealed: the writer appends it, then calls `stored`. */
   next(): readonly BehindEvent[] | undefined {
@@ -154,8 +170,12 @@ export class WriteBehindQueue {
     if (this.#timer) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
+      const started = performance.now();
       this.#commit().then(
-        () => this.#recovered(),
+        () => {
+          this.#lastCommitMs = performance.now() - started;
+          this.#recovered();
+        },
         (error: unknown) => this.#failed(error instanceof Error ? error : new Error(String(error))),
       );
     }, ms);
@@ -174,7 +194,7 @@ export class WriteBehindQueue {
     const events = this.#storedSinceFailure;
     this.#storedSinceFailure = 0;
     this.#report({ kind: "stored", events, heldMs: Date.now() - failing.since });
-    if (this.#size > 0 && !this.#draining) this.#schedule(this.settings.commitWindowMs);
+    if (this.#size > 0 && !this.#draining) this.#schedule(this.#window());
   }
 
   /** Events stored since the store began refusing: what the "stored" report counts. */
