@@ -11,7 +11,9 @@ import {
 import { BehaviorSubject, type Observable, Subject } from "rxjs";
 import { redactCommand } from "./_redactCommand.js";
 import { AdapterError } from "./adapterError.js";
+import { loadStream } from "./loadStream.js";
 import type { Redactor } from "./redactor.js";
+import type { SessionEvent } from "./sessionEvent.js";
 import {
   type BehindEvent,
   WriteBehindQueue,
@@ -19,17 +21,7 @@ import {
   type WriteBehindSettings,
 } from "./writeBehindQueue.js";
 
-/** An event of a stream as this process stored or read it. */
-export interface SessionEvent {
-  streamId: string;
-  /** 1-based position in the stream. */
-  streamPosition: number;
-  globalPosition: number;
-  eventId: string;
-  event: ToolledgerEvent;
-  /** True when another process appended it (C3: `toolledger clear` from the CLI). */
-  external?: boolean;
-}
+export type { SessionEvent } from "./sessionEvent.js";
 
 export interface StreamWriterOptions {
   now: () => Date;
@@ -101,23 +93,12 @@ export class StreamWriter {
   }
 
   /** Reads a stream's whole history and folds it over `seed`. */
-  static async load(
+  static load(
     store: EventStore,
     streamId: string,
     seed: State,
   ): Promise<{ state: State; version: number; events: ToolledgerEvent[] }> {
-    let state = seed;
-    let version = 0;
-    const events: ToolledgerEvent[] = [];
-    for (;;) {
-      const batch = await store.readStream(streamId, { fromPosition: version + 1, maxCount: 1000 });
-      for (const stored of batch) {
-        state = evolve(state, stored.event);
-        events.push(stored.event);
-      }
-      version += batch.length;
-      if (batch.length < 1000) return { state, version, events };
-    }
+    return loadStream(store, streamId, seed);
   }
 
   get state(): State {
