@@ -134,8 +134,10 @@ export class StreamWriter {
   run(make: (state: State) => Command, options: { afterIo?: boolean } = {}): Promise<Decision> {
     this.#deciding++;
     const done = this.#serialised(options.afterIo === true, async () => {
-      // Whatever was written behind goes first: the log keeps the order things were decided in.
-      await this.#commitBehind();
+      // Whatever was written behind goes first: the log keeps the order things were decided in
+      // (checked again after each append's await, right before this command is decided).
+      do await this.#commitBehind();
+      while (this.#behind.size > 0);
       for (let attempt = 0; ; attempt++) {
         const { command, decision } = this.#decide(make);
         if (!decision.ok || decision.events.length === 0) return decision;
