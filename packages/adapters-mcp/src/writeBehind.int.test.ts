@@ -17,22 +17,20 @@ import { openHost, type ToolledgerHost } from "./host.js";
 // do, `ackLost` stores a batch and then fails as if the answer were lost on the way.
 
 class FlakyStore extends InMemoryEventStore {
-  down = false;
-  ackLost = 0;
-  appends = 0;
+  /** Appends to these streams fail (the conversation's; the registry's host is not under test). */
+  readonly down = new Set<string>();
+  /** Appends to a stream here are stored, then fail as if their answer were lost (once each). */
+  readonly ackLost = new Set<string>();
   override async append(
     streamId: string,
     events: readonly EventToAppend[],
     expected?: ExpectedVersion,
   ): Promise<AppendResult> {
-    this.appends++;
-    if (this.down)
+    if (this.down.has(streamId))
       throw new EventStoreError("STORE_UNAVAILABLE", "db.example:5432: connection refused");
     const result = await super.append(streamId, events, expected);
-    if (this.ackLost > 0 && result.ok) {
-      this.ackLost--;
+    if (result.ok && this.ackLost.delete(streamId))
       throw new EventStoreError("STORE_UNAVAILABLE", "db.example:5432: connection reset");
-    }
     return result;
   }
 }
@@ -82,7 +80,7 @@ describe("C4 call events written behind while the store goes away", () => {
     const { c, errors, notices } = await open(store);
     expect((await calc(c, "k1")).ok).toBe(true);
     await c.flush();
-    store.down = true;
+    store.down.add(c.id);
     const answered = await calc(c, "k2");
     expect(answered.ok).toBe(true);
     await calc(c, "k3");
@@ -91,7 +89,7 @@ describe("C4 call events written behind while the store goes away", () => {
       /conversation conv-.*: the event store refused \d+ call event\(s\); they are kept in memory .*connection refused/,
     );
     expect(c.pendingEvents).toBe(4);
-    store.down = false;
+    store.down.delete(c.id);
     await until(() => notices.length > 0, "the stored report");
     expect(notices[0]).toMatch(
       /the event store is back; 4 held call event\(s\) stored after \d+ ms/,
@@ -112,7 +110,7 @@ describe("C4 call events written behind while the store goes away", () => {
   it("a group stored whose answer was lost is not stored twice: the retry's ids find it", async () => {
     const store = new FlakyStore();
     const { c, errors, notices } = await open(store);
-    store.ackLost = 1;
+    store.ackLost.add(c.id);
     await calc(c, "a1");
     await until(() => notices.length > 0, "the stored report");
     expect(errors).toHaveLength(1);
@@ -124,7 +122,7 @@ describe("C4 call events written behind while the store goes away", () => {
   it("with the bound full, a new call is refused before it reaches the server; the calls in flight still finish", async () => {
     const store = new FlakyStore();
     const { c, errors } = await open(store, { writeBehind: { maxHeld: 4 } });
-    store.down = true;
+    store.down.add(c.id);
     await calc(c, "b1");
     await calc(c, "b2");
     await until(() => errors.length > 0, "the held report");
@@ -134,7 +132,7 @@ describe("C4 call events written behind while the store goes away", () => {
       message: expect.stringMatching(/holds 4 call event\(s\) the event store has not taken/),
     });
     expect(c.state.calls.started).toBe(0);
-    store.down = false;
+    store.down.delete(c.id);
     await c.flush();
     expect(await stored(store, c)).toEqual(["start b1", "finish b1", "start b2", "finish b2"]);
     expect((await calc(c, "b4")).ok).toBe(true);
@@ -152,11 +150,11 @@ describe("C4 call events written behind while the store goes away", () => {
   it("an enable_tools call whose enable the store refuses still gets its finish, held and stored with its start", async () => {
     const store = new FlakyStore();
     const { c } = await open(store, { deferral: { mode: "lookup" } });
-    store.down = true;
+    store.down.add(c.id);
     await expect(
       c.callTool("enable_tools", { names: ["calc__calculate"] }, { ...behind, callId: "e1" }),
     ).rejects.toThrow(/connection refused/);
-    store.down = false;
+    store.down.delete(c.id);
     await c.flush();
     const events = (await store.readStream(c.id)).map((e) => e.event);
     expect(callEvents(events)).toEqual(["start e1", "finish e1"]);
@@ -205,14 +203,14 @@ describe("C4 call events written behind while the store goes away", () => {
   it("events still held when the conversation closes are reported LOST, call by call, never dropped silently", async () => {
     const store = new FlakyStore();
     const { c, errors } = await open(store, { writeBehind: { closeWaitMs: 300 } });
-    store.down = true;
+    store.down.add(c.id);
     await calc(c, "z1");
     await expect(c.close("client disconnected")).rejects.toThrow(/connection refused/);
     const lost = errors.find((e) => e.message.includes("LOST"));
     expect(lost?.message).toMatch(
       /LOST 2 call event\(s\) the event store never took: call z1 \(started calc__calculate, finished ok\)/,
     );
-    store.down = false;
+    store.down.delete(c.id);
     expect(await stored(store, c)).toEqual([]);
   });
 });
