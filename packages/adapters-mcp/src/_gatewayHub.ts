@@ -10,6 +10,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Subscription } from "rxjs";
+import { sendProgress } from "./_sendProgress.js";
 import { AdapterError } from "./adapterError.js";
 import type { UpstreamMessage } from "./extensionConnection.js";
 import type { ToolledgerHost, UpstreamNotification } from "./host.js";
@@ -173,16 +174,13 @@ export class GatewayHub {
    * answers a ping only after handling what came before it, and it costs one round trip
    * only for calls that reported progress.
    */
-  progressRelay(extra: DownstreamExtra, token: string | number): ProgressRelay {
+  progressRelay(extra: DownstreamExtra, token: string | number, server?: Server): ProgressRelay {
     let last: Promise<void> | null = null;
     return {
       onprogress: (p) => {
-        last = extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { ...p, progressToken: token },
-          })
-          .catch((error: unknown) => this.#report(asError(error)));
+        last = sendProgress(server, extra, { ...p, progressToken: token }).catch((error: unknown) =>
+          this.#report(asError(error)),
+        );
       },
       flush: async () => {
         if (last === null) return;
@@ -219,7 +217,7 @@ export class GatewayHub {
     const end = this.track(peer, extension, extra);
     const progress =
       typeof progressToken === "string" || typeof progressToken === "number"
-        ? this.progressRelay(extra, progressToken)
+        ? this.progressRelay(extra, progressToken, peer.server)
         : null;
     try {
       const result = await connection.forward(method, upParams, {

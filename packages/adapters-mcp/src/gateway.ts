@@ -35,7 +35,8 @@ import { relayLogging } from "./_relayLogging.js";
 import { relayServerRequests } from "./_relaySampling.js";
 import { StdioLineServerTransport } from "./_stdioServerTransport.js";
 import { AdapterError } from "./adapterError.js";
-import { Conversation, type ConversationOptions } from "./conversation.js";
+import { Conversation } from "./conversation/conversation.js";
+import type { ConversationOptions } from "./conversation/conversationOptions.js";
 import type { ToolledgerHost } from "./host.js";
 import type { ToolledgerSession } from "./session.js";
 
@@ -43,8 +44,10 @@ export interface GatewayOptions {
   /** Server name announced to downstream clients. Default `toolledger-gateway`. */
   name?: string;
   version?: string;
-  /** Where failures no downstream request can carry go (e.g. a notification that could not be sent). Default: stderr. */
+  /** Where failures no downstream request can carry go (e.g. a notification that could not be sent, call events the store refused). Default: stderr. */
   onError?: (error: Error) => void;
+  /** Where news that is no failure goes (held call events stored once the store is back). Default: stderr. */
+  onNotice?: (message: string) => void;
   /** How each downstream session's conversation is opened (deferral, payload recording, …; an `id` resumes one, stdio only). */
   conversation?: Omit<ConversationOptions, "client" | "protocolVersion" | "transport">;
   /** Told when a downstream session's conversation opens and when it closes. */
@@ -224,7 +227,14 @@ export function createGatewayServer(
               report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
             );
         });
-      if (!fixed) options.onConversation?.({ type: "opened", conversation: c });
+      if (!fixed) {
+        // C4: what becomes of its call events reaches the user (a session reports its own).
+        c.errors$.subscribe({ next: report });
+        c.notices$.subscribe({
+          next: options.onNotice ?? ((m) => process.stderr.write(`toolledger gateway: ${m}\n`)),
+        });
+        options.onConversation?.({ type: "opened", conversation: c });
+      }
       opened = c;
       return c;
     })();
@@ -246,7 +256,7 @@ export function createGatewayServer(
       const { name, arguments: args, _meta } = request.params;
       const c = opened ?? (await conversation());
       let end: (() => void) | undefined;
-      const relay = _meta ? relayedMeta(hub, extra, _meta) : null;
+      const relay = _meta ? relayedMeta(hub, extra, _meta, server) : null;
       try {
         const outcome = await c.callTool(name, args ?? {}, {
           signal: extra.signal,
@@ -306,6 +316,7 @@ function relayedMeta(
   hub: GatewayHub,
   extra: DownstreamExtra,
   meta: Record<string, unknown>,
+  server: Server,
 ): {
   progress: ProgressRelay | null;
   options: { onprogress?: ProgressRelay["onprogress"]; meta?: Record<string, unknown> };
@@ -313,7 +324,7 @@ function relayedMeta(
   const { progressToken, ...rest } = meta;
   const progress =
     typeof progressToken === "string" || typeof progressToken === "number"
-      ? hub.progressRelay(extra, progressToken)
+      ? hub.progressRelay(extra, progressToken, server)
       : null;
   return {
     progress,
@@ -412,17 +423,21 @@ export async function serveGatewayHttp(
     options.onError ??
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
   const open = new Set<Downstream>();
+  /** Conversations closing because their client ended the session: the gateway's close waits for them. */
+  const closing = new Set<Promise<void>>();
   const host: HttpHost = await hostMcpOverHttp(
     () => {
       const downstream = createGatewayServer(source, "streamable_http", options);
       open.add(downstream);
       downstream.server.onclose = () => {
         open.delete(downstream);
-        downstream
+        const done = downstream
           .dispose("client ended the session")
           .catch((error: unknown) =>
             report(new Error(`could not close a conversation: ${String(error)}`)),
-          );
+          )
+          .finally(() => closing.delete(done));
+        closing.add(done);
       };
       return downstream.server;
     },
@@ -442,6 +457,7 @@ export async function serveGatewayHttp(
     async close(reason = "gateway stopped") {
       await Promise.allSettled([...open].map((d) => d.dispose(reason)));
       open.clear();
+      await Promise.allSettled([...closing]);
       await host.close();
     },
   };

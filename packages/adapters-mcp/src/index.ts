@@ -7,18 +7,19 @@ export {
   REDACTED,
   redactSecrets,
 } from "./capturePayload.js";
-export {
-  type CallRefusalCode,
-  type CallToolOptions,
-  type CallToolOutcome,
-  Conversation,
-  type ConversationOptions,
-  type EnableDecision,
-  type EnableRequest,
-  type EnableToolsOutcome,
-  newConversationId,
-  openConversation,
-} from "./conversation.js";
+export type {
+  CallRefusalCode,
+  CallToolOptions,
+  CallToolOutcome,
+} from "./conversation/callTool.js";
+export { Conversation, openConversation } from "./conversation/conversation.js";
+export type {
+  ConversationOptions,
+  EnableDecision,
+  EnableRequest,
+} from "./conversation/conversationOptions.js";
+export type { EnableToolsOutcome } from "./conversation/enableTools.js";
+export { newConversationId } from "./conversation/newConversationId.js";
 export {
   configFingerprint,
   describeConfig,

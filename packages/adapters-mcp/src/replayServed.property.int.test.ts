@@ -9,7 +9,7 @@ import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import type { Conversation } from "./conversation.js";
+import type { Conversation } from "./conversation/conversation.js";
 import { gatewayTools, serveGatewayHttp } from "./gateway.js";
 import { openHost } from "./host.js";
 

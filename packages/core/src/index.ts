@@ -29,7 +29,12 @@ export {
   resourceOwner,
   templatePattern,
 } from "./catalog.js";
-export { type BuiltinCall, type CheckCallResult, checkCall } from "./checkCall.js";
+export {
+  type BuiltinCall,
+  type CallRefusal,
+  type CheckCallResult,
+  checkCall,
+} from "./checkCall.js";
 export {
   type Classification,
   classifyTool,
