@@ -10,6 +10,7 @@ const STORE_CODES: Record<string, ExitCodeName> = {
   STORE_CLOSED: "internal",
   STORE_UNAVAILABLE: "serverFailure",
   STORE_NOT_FOUND: "notFound",
+  STORE_READ_ONLY: "badInput",
 };
 
 const ADAPTER_CODES: Record<string, ExitCodeName> = {
