@@ -155,6 +155,8 @@ describe("install safety", () => {
     ]);
     // The pre-install config is kept under a name of its own, not where install looks.
     expect(existsSync(`${file}.toolledger-backup`)).toBe(false);
-    expect(stderr()).toMatch(/kept .* as it was before install in .*\.toolledger-backup-\d{8}-\d{6}/);
+    expect(stderr()).toMatch(
+      /kept .* as it was before install in .*\.toolledger-backup-\d{8}-\d{6}/,
+    );
   });
 });
