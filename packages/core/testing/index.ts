@@ -1,5 +1,5 @@
-// The store-contract suite: one set of tests every EventStore must pass (the in-memory store
-// and the SQLite store run it). Exposed as `@toolledger/core/testing` for tests only.
+// The store-contract suite: one set of tests every EventStore must pass (the in-memory, SQLite
+// and PostgreSQL stores run it). Exposed as `@toolledger/core/testing` for tests only.
 
 // Imported by the package's own name, as a consumer imports it: this subpath is built and
 // shipped beside the main entry, never from its sources.
