@@ -51,7 +51,7 @@ export function openReadOnlyStoreFile(
  * write (a shared archive, a read-only mount) and with no `<file>-wal` holding frames, the
  * file alone is the whole log, so it is opened `immutable` instead (no locks, no -shm).
  */
-function openReadOnlyDatabase(file: string, timeoutMs: number): Database.Database {
+export function openReadOnlyDatabase(file: string, timeoutMs: number): Database.Database {
   const db = new Database(plainName(file), {
     readonly: true,
     fileMustExist: true,

@@ -16,6 +16,7 @@ import {
   runAsReader,
 } from "./_readOnlyFolder.test-helpers.js";
 import { tempDir } from "./_tempDir.test-helpers.js";
+import { pruneStore } from "./pruneStore.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 async function storeError(run: () => unknown): Promise<EventStoreError> {
@@ -152,5 +153,24 @@ describe("a store opened read-only writes nothing, to the file or its folder", (
       makeWritable(copy.path);
       copy.remove();
     }
+  });
+
+  it("in a read-only folder: the maintenance log and a dry-run prune read in place; a prune says it cannot write", async () => {
+    const file = await storeWith("s.db");
+    pruneStore(file, ["s2"], { reason: "test" });
+    makeReadOnly(dir.path);
+    const out = runAsReader(`
+import { pruneStore, readMaintenanceLog } from ${JSON.stringify(DIST_INDEX)};
+const log = readMaintenanceLog(${JSON.stringify(file)}).map((r) => r.action);
+const dry = pruneStore(${JSON.stringify(file)}, ["s1"], { dryRun: true }).eventsDeleted;
+let real;
+try { pruneStore(${JSON.stringify(file)}, ["s1"]); real = "pruned"; } catch (error) { real = error.code + ": " + error.message; }
+console.log(JSON.stringify({ log, dry, real }));`) as { log: string[]; dry: number; real: string };
+    expect(out.log).toEqual(["prune"]);
+    expect(out.dry).toBe(3);
+    expect(out.real).toMatch(
+      /^STORE_READ_ONLY: .*cannot write to the event store: the file is read-only/,
+    );
+    expect(readdirSync(dir.path).filter((n) => !n.endsWith("-checked"))).toEqual(["s.db"]);
   });
 });
