@@ -6,10 +6,20 @@ import Database from "better-sqlite3";
 import { requireCurrentSchema } from "./_schema.js";
 import { toStoreError } from "./_storeError.js";
 
-// SQLite reads URI filenames only when told so before it initialises (better-sqlite3 reads
-// this variable when its native module loads, at the first `new Database`). Only names that
-// start with `file:` change meaning, and the stores open every other name as `./file:…`.
-process.env.SQLITE_USE_URI ??= "1";
+// SQLite reads URI filenames (which an immutable open needs) only when told so before it
+// initialises; better-sqlite3 reads SQLITE_USE_URI when its native module loads, at the first
+// `new Database`. So load it now with the variable set, then remove it again: processes this
+// one starts (a gateway's MCP servers) do not inherit it. Only names that start with `file:`
+// change meaning, and the stores open such a path as `./file:…`. An environment that sets
+// the variable itself is left alone.
+if (process.env.SQLITE_USE_URI === undefined) {
+  process.env.SQLITE_USE_URI = "1";
+  try {
+    new Database(":memory:").close();
+  } finally {
+    delete process.env.SQLITE_USE_URI;
+  }
+}
 
 /**
  * The connection of a store opened with `readOnly`: an existing file at the current schema,

@@ -66,6 +66,9 @@ describe("a store opened read-only writes nothing, to the file or its folder", (
     const file = await storeWith("s.db");
     const before = readFileSync(file);
     const store = SqliteEventStore.open(file, { readOnly: true });
+    // URI names were turned on while SQLite loaded, and the variable removed again: processes
+    // a host starts do not inherit it.
+    expect(process.env.SQLITE_USE_URI).toBeUndefined();
     try {
       expect(store.readOnly).toBe(true);
       expect((await store.listSessions()).map((s) => [s.sessionId, s.eventCount])).toEqual([
