@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CLI, cleanEnv, tempDir } from "./_testing/spawnCli.js";
+import { RawMcpProcess } from "./_testing/rawMcpProcess.js";
+import { CLI, cleanEnv, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import { eventually } from "./_testing/startServe.js";
 
 // Issue 20, point 9: `pnpm test` left a server-everything running. It outlives a closed stdin
@@ -26,59 +26,65 @@ function childrenOf(pid: number): number[] {
   return readFileSync(file, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
+/** Running: there, and not a zombie (an orphan's exit waits for init to collect it). */
 function alive(pid: number): boolean {
+  let stat: string;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
   }
+  // The state follows the command name in parentheses.
+  const state = stat.replace(/^.*\) /s, "")[0];
+  return state !== "Z" && state !== "X";
 }
 
 describe.skipIf(process.platform !== "linux")("no server outlives serve", () => {
-  test("a second Ctrl-C ends serve at once, and server-everything with it", async () => {
+  test("a second Ctrl-C ends serve at once, and its servers with it: a frozen one and server-everything", async () => {
     const dir = tempDir();
     const config = join(dir, "mcp.json");
     writeFileSync(
       config,
       JSON.stringify({
-        mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } },
+        mcpServers: {
+          everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
+          faulty: { command: process.execPath, args: [join(SERVERS, "faulty.js")] },
+        },
       }),
     );
-    const serve = spawn(
+    const serve = new RawMcpProcess(
       process.execPath,
       [CLI, "serve", "--config", config, "--db", join(dir, "s.db")],
-      {
-        cwd: dir,
-        env: cleanEnv(dir),
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
-    let stderr = "";
-    serve.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      serve.on("exit", (code) => resolve(code)),
+      { cwd: dir, env: cleanEnv(dir) },
     );
     let servers: number[] = [];
     try {
-      await eventually(() => stderr.includes("toolledger: serving"), "serve to start", 60_000);
+      await serve.initialize();
+      await serve.stderrMatching(/faulty is ready|from 2 of 2 server/);
       await eventually(
-        () => (servers = childrenOf(serve.pid!)).length > 0,
-        "server-everything to be started",
+        () => (servers = childrenOf(serve.child.pid!)).length === 2,
+        "both servers to be running",
         30_000,
       );
-      // Started and running its own timers (it keeps running on a closed stdin because of them).
-      await new Promise((r) => setTimeout(r, 1500));
-      serve.kill("SIGINT");
-      serve.kill("SIGINT");
-      expect(await exited).toBe(130);
-      // An exit handler signals them synchronously: no wait for their own slow shutdown.
-      await eventually(() => servers.every((pid) => !alive(pid)), "the servers to be gone", 1_000);
+      // A server that stopped answering ignores a closed stdin: only a signal ends it.
+      serve.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "faulty__freeze", arguments: {} },
+      });
+      await new Promise((r) => setTimeout(r, 1000));
+      serve.child.kill("SIGINT");
+      // The first one is handled (serve starts closing its servers), then the second.
+      await serve.stderrMatching(/stopping \(interrupted\)/);
+      serve.child.kill("SIGINT");
+      expect((await serve.exited).code).toBe(130);
+      // Signalled from serve's exit handler: no waiting for their own slow shutdown.
+      await eventually(() => servers.every((pid) => !alive(pid)), "the servers to be gone", 2_000);
     } finally {
       for (const pid of servers) if (alive(pid)) process.kill(pid, "SIGKILL");
-      if (serve.exitCode === null) serve.kill("SIGKILL");
+      if (serve.child.exitCode === null) serve.child.kill("SIGKILL");
     }
   }, 120_000);
 });
