@@ -61,12 +61,14 @@ describe.skipIf(process.platform !== "linux")("no server outlives serve", () => 
     let servers: number[] = [];
     try {
       await serve.initialize();
-      await serve.stderrMatching(/faulty is ready|from 2 of 2 server/);
-      await eventually(
-        () => (servers = childrenOf(serve.child.pid!)).length === 2,
-        "both servers to be running",
-        30_000,
-      );
+      // Both servers listed (a call to a server still starting would wait for it).
+      for (let id = 100; ; id++) {
+        serve.send({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
+        if (JSON.stringify(await serve.response(id)).includes("faulty__freeze")) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      servers = childrenOf(serve.child.pid!);
+      expect(servers).toHaveLength(2);
       // A server that stopped answering ignores a closed stdin: only a signal ends it.
       serve.send({
         jsonrpc: "2.0",

@@ -59,7 +59,7 @@ describe("view and export spell their output file the same way", () => {
     expect(help.stdout).toMatch(/-o, --output <file\.html> .*\(also --out\)/);
     const exportHelp = await runCli(["export", "--help"], { cwd: dir });
     expect(exportHelp.stdout).toMatch(/-o, --output <file>/);
-  });
+  }, 120_000);
 });
 
 describe("view --open says whether a browser opened", () => {
