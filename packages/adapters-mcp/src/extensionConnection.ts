@@ -16,6 +16,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { endWithThisProcess } from "./_endWithThisProcess.js";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   mib,
@@ -462,6 +463,7 @@ export class ExtensionConnection {
     child?.once("exit", (code, signal) => {
       this.#exit = signal ? `signal ${signal}` : `code ${code}`;
     });
+    if (child) endWithThisProcess(child);
   }
 
   /** Env and header values never leave the adapter, even when a server prints them. */
