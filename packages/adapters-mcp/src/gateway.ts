@@ -170,13 +170,18 @@ export function createGatewayServer(
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`));
   const fixed = "conversation" in source ? source.conversation : null;
   const host = "conversation" in source ? source.host : source;
-  const prompt = fixed
-    ? modelView(fixed.state).systemPrompt
-    : handshakePrompt(host.state, options.conversation?.deferral);
-  const instructions = gatewayInstructions(host, prompt);
+  // Instructions are fixed at the handshake: the servers ready then (serve starts them in the
+  // background), not the ones ready when this server object was made.
+  const instructions = () =>
+    gatewayInstructions(
+      host,
+      fixed
+        ? modelView(fixed.state).systemPrompt
+        : handshakePrompt(host.state, options.conversation?.deferral),
+    );
   const server = new Server(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
-    { capabilities: GATEWAY_CAPABILITIES, ...(instructions ? { instructions } : {}) },
+    { capabilities: GATEWAY_CAPABILITIES },
   );
   const hub = GatewayHub.for(host, report, options.requestTimeoutMs);
   const peer = hub.attach(server, relayServerRequests);
@@ -187,7 +192,8 @@ export function createGatewayServer(
   server.setRequestHandler(InitializeRequestSchema, async (request) => {
     const result = await sdkInitialize(request);
     protocolVersion = result.protocolVersion;
-    return result;
+    const text = instructions();
+    return text ? { ...result, instructions: text } : result;
   });
   let opening: Promise<Conversation> | null = null;
   /** The conversation once it is open: a call then reaches it without a promise hop. */
