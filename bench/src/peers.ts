@@ -7,13 +7,7 @@ import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js"
 import { gatewayServeArgs, SERVERS, TOOLS_PER_SERVER } from "./gatewayOverhead.js";
 import { interleave, timeMsAsync } from "./interleave.js";
 import { callPlan } from "./makeTools.js";
-import {
-  alternateBlocks,
-  httpClient,
-  sseClient,
-  untilListed,
-  upstreamArgs,
-} from "./mcpClients.js";
+import { alternateBlocks, httpClient, sseClient, untilListed, upstreamArgs } from "./mcpClients.js";
 import { freePort, startProcess, until, waitForLine } from "./processes.js";
 import { scratchDir } from "./scratchDir.js";
 import { BATCH, storeAppend } from "./sqliteAppendLoad.js";

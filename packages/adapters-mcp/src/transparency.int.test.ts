@@ -16,7 +16,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everything, type RunningHttpServer, startEverythingHttp } from "./_fixtures.js";
-import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import type { HttpGateway } from "./gateway/gatewayOptions.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 import { serveStdioTransport } from "./testing/serveCli.js";
 
@@ -169,7 +170,11 @@ describe("G1 transparency with server-everything over stdio", () => {
   beforeAll(async () => {
     const server = everything();
     direct = await observe(
-      new StdioClientTransport({ command: server.command, args: server.args ?? [], stderr: "pipe" }),
+      new StdioClientTransport({
+        command: server.command,
+        args: server.args ?? [],
+        stderr: "pipe",
+      }),
     );
     const served = serveStdioTransport([{ ...everything(), exposeUnprefixed: true }]);
     remove = served.remove;

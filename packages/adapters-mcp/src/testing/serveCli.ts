@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type {
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
 
@@ -62,7 +65,11 @@ export function serveFolder(extensions: ExtensionConfig[]): {
 
 /** An environment with nothing of the developer's own database or deferral settings. */
 export function cleanServeEnv(dir: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: join(dir, "home"), XDG_DATA_HOME: join(dir, "data") };
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: join(dir, "home"),
+    XDG_DATA_HOME: join(dir, "data"),
+  };
 }
 
 export interface ServeStdioTransport {

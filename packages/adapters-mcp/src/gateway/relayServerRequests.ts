@@ -1,6 +1,7 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type GatewayHub, ProtocolError, toProtocolError } from "./_gatewayHub.js";
+import type { GatewayHub } from "./gatewayHub.js";
+import { ProtocolError, toProtocolError } from "./protocolError.js";
 
 /** The client capability each relayed server request needs (G1). */
 const NEEDS: Record<string, "sampling" | "elicitation"> = {
