@@ -21,6 +21,7 @@ import { nameToKey } from "./nameToKey.js";
 import { DEFERRAL_MODES } from "./parseDeferralConfig.js";
 import { resolveTool } from "./resolveTool.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
+import { decideTasks } from "./tasks/decideTasks.js";
 import { fitsWire, MAX_WIRE_NAME_LENGTH } from "./wireName.js";
 
 const v = EVENT_SCHEMA_VERSION;
@@ -33,6 +34,8 @@ export type CommandErrorCode =
   | "UNKNOWN_EXTENSION"
   | "DUPLICATE_CALL_ID"
   | "UNKNOWN_CALL_ID"
+  | "UNKNOWN_TASK"
+  | "DUPLICATE_TASK_ID"
   | "CONVERSATION_EXISTS"
   | "CONVERSATION_CLOSED";
 
@@ -206,6 +209,9 @@ export function decide(state: State, input: Command): Decision {
       return accepted([{ type: "ConversationClosed", v, ...at, reason: command.reason }]);
     case "StartCall":
       return decideCall(state, command, at);
+    case "CreateTask":
+    case "ChangeTaskStatus":
+      return decideTasks(state, command, at);
     case "FinishCall":
       return accepted([
         {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
 /** Schema version of every event type this build writes and reads. */
 export const EVENT_SCHEMA_VERSION = 1;
@@ -357,6 +358,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ConversationClosedSchema,
   ToolCallStartedSchema,
   ToolCallFinishedSchema,
+  ...TASK_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];

@@ -43,6 +43,8 @@ import {
   type State,
   type ToolCallStats,
 } from "./state.js";
+import { evolveTasks } from "./tasks/evolveTasks.js";
+import type { TaskEvent } from "./tasks/taskEvents.js";
 import { MAX_WIRE_NAME_LENGTH, wireSafe } from "./wireName.js";
 
 /**
@@ -87,6 +89,9 @@ export function evolve(state: State, event: ToolledgerEvent): State {
       return callStarted(state, event);
     case "ToolCallFinished":
       return callFinished(state, event);
+    case "TaskCreated":
+    case "TaskStatusChanged":
+      return onTasks(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -171,6 +176,7 @@ function bumpVersion(state: State): State {
     host: state.host,
     conversation: state.conversation,
     calls: state.calls,
+    tasks: state.tasks,
   };
 }
 
@@ -533,6 +539,12 @@ function callFinished(state: State, e: ToolCallFinished): State {
   return update(state, { calls: next });
 }
 
+/** C6: a task event changes the conversation's task summary (an event it cannot apply is ignored). */
+function onTasks(state: State, e: TaskEvent): State {
+  const tasks = evolveTasks(state.tasks, state.calls, e);
+  return typeof tasks === "string" ? ignore(state, e.type, tasks) : update(state, { tasks });
+}
+
 function countOutcome(
   counts: Readonly<Record<CallOutcome, number>>,
   outcome: CallOutcome,
@@ -670,5 +682,6 @@ function update(state: State, changes: Partial<State>): State {
     host: changes.host ?? state.host,
     conversation: changes.conversation ?? state.conversation,
     calls: changes.calls ?? state.calls,
+    tasks: changes.tasks ?? state.tasks,
   };
 }

@@ -256,6 +256,26 @@ export {
   subscribe,
 } from "./subscribe.js";
 export {
+  type TaskCreated,
+  TaskCreatedSchema,
+  type TaskEvent,
+  type TaskRunner,
+  TaskRunnerSchema,
+  type TaskStatus,
+  type TaskStatusChanged,
+  TaskStatusChangedSchema,
+  TaskStatusSchema,
+  TERMINAL_TASK_STATUSES,
+} from "./tasks/taskEvents.js";
+export {
+  findTask,
+  NO_TASKS,
+  OPEN_TASK_LIMIT,
+  TASK_HISTORY_LIMIT,
+  type TaskRecord,
+  type TaskSummary,
+} from "./tasks/taskSummary.js";
+export {
   fitsWire,
   MAX_WIRE_NAME_LENGTH,
   MIN_WIRE_NAME_LENGTH,

@@ -11,12 +11,13 @@ import type {
   McpTool,
   PendingRequest,
 } from "./events.js";
+import { NO_TASKS, type TaskSummary } from "./tasks/taskSummary.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 3;
+export const REDUCER_VERSION = 4;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -211,6 +212,8 @@ export interface State {
   conversation: ConversationInfo | null;
   /** C4: the bounded call summary. */
   calls: CallSummary;
+  /** C6: the bounded task summary. */
+  tasks: TaskSummary;
 }
 
 export const NO_CALL_OUTCOMES: Readonly<Record<CallOutcome, number>> = Object.freeze({
@@ -256,6 +259,7 @@ export function initialState(options: StateOptions = {}): State {
     host: null,
     conversation: null,
     calls: NO_CALLS,
+    tasks: NO_TASKS,
   };
 }
 
@@ -276,5 +280,6 @@ export function withRegistry(conversation: State, registry: State): State {
     anomalyCount: conversation.anomalyCount,
     conversation: conversation.conversation,
     calls: conversation.calls,
+    tasks: conversation.tasks,
   };
 }
