@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type CallOutcome,
+  type Command,
   type ConversationClient,
   checkCall,
   type DeferralMode,
@@ -76,8 +77,17 @@ export interface CallToolOptions {
   onprogress?: UpstreamCallOptions["onprogress"];
   /** G1: the request's other `_meta` entries, passed up as sent. */
   meta?: Record<string, unknown>;
-  /** Told the owning extension's key just before the call goes to its server. */
-  onStart?: (extension: string) => void;
+  /**
+   * Told the owning extension's key just before the call goes to its server (after its
+   * ToolCallStarted is stored); a promise it returns is awaited first.
+   */
+  onStart?: (extension: string) => void | Promise<void>;
+  /**
+   * G4: sends the call up task-augmented (`{ ttl? }`). When the server answers with a
+   * CreateTaskResult the call stays open (no ToolCallFinished): its task's end finishes it
+   * (`recordTask`, C6).
+   */
+  upstreamTask?: Record<string, unknown>;
   /**
    * C4: resolve with the server's answer once its ToolCallFinished is queued, not stored: the
    * append runs right after this event-loop turn (the gateway's answer to its client goes out
@@ -317,6 +327,16 @@ export class Conversation {
       : this.denyEnableTools(callId, decision.reason || "denied by the host");
   }
 
+  /** C6: records a task of one of this conversation's calls: its creation or a new status. */
+  async recordTask(
+    command:
+      | Extract<Command, { type: "CreateTask" }>
+      | Extract<Command, { type: "ChangeTaskStatus" }>,
+  ): Promise<void> {
+    this.#open();
+    await this.#writer.execute(() => command);
+  }
+
   /** D7: records a compaction. */
   async compact(): Promise<void> {
     await this.#writer.execute(() => ({ type: "Compact" }));
@@ -391,13 +411,15 @@ export class Conversation {
     const rawName = start.rawName!;
     const t0 = performance.now();
     let result: ToolCallResult;
-    options.onStart?.(owner);
+    const starting = options.onStart?.(owner);
+    if (starting) await starting;
     try {
       result = await this.host.callUpstream(owner, rawName, args, {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         ...(options.meta ? { meta: options.meta } : {}),
+        ...(options.upstreamTask ? { task: options.upstreamTask } : {}),
       });
     } catch (error) {
       const e = asAdapterError(error);
@@ -411,6 +433,9 @@ export class Conversation {
       if (!options.recordFinishAfterAnswer) await finished;
       throw e;
     }
+    // C6: the server made a task; the call ends when the task does.
+    if (options.upstreamTask && isCreateTaskResult(result))
+      return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
     const finished = this.#finish(
       callId,
       result.isError ? "tool_error" : "ok",
@@ -541,6 +566,16 @@ export function openConversation(
   options: ConversationOptions = {},
 ): Promise<Conversation> {
   return Conversation.open(host, options);
+}
+
+/** A `CreateTaskResult` (MCP tasks): the answer of a task-augmented request a server accepted. */
+export function isCreateTaskResult(result: ToolCallResult): boolean {
+  const task = (result as { task?: unknown }).task;
+  return (
+    typeof task === "object" &&
+    task !== null &&
+    typeof (task as { taskId?: unknown }).taskId === "string"
+  );
 }
 
 /** C4: the outcome class of a call that threw. */

@@ -255,18 +255,28 @@ export class ExtensionConnection {
     return this.#request("tools/list", cursor === undefined ? {} : { cursor }, ToolsPage, limits);
   }
 
-  /** `tools/call` with the server's raw tool name; the result is passed on as sent. */
+  /**
+   * `tools/call` with the server's raw tool name; the result is passed on as sent. With
+   * `task` (MCP tasks: `{ ttl? }`) the call is task-augmented and a server that supports it
+   * answers with a `CreateTaskResult`.
+   */
   async callTool(
     rawName: string,
     args: Record<string, unknown>,
     limits: RequestLimits,
     meta?: Record<string, unknown>,
+    task?: Record<string, unknown>,
   ): Promise<ToolCallResult> {
     return this.#request(
       "tools/call",
-      meta === undefined
+      meta === undefined && task === undefined
         ? { name: rawName, arguments: args }
-        : { name: rawName, arguments: args, _meta: meta },
+        : {
+            name: rawName,
+            arguments: args,
+            ...(meta === undefined ? {} : { _meta: meta }),
+            ...(task === undefined ? {} : { task }),
+          },
       LooseResult,
       limits,
     ) as Promise<ToolCallResult>;

@@ -129,6 +129,8 @@ export interface UpstreamCallOptions {
   onprogress?: RequestLimits["onprogress"];
   /** G1: the request's other `_meta` entries, passed up as sent. */
   meta?: Record<string, unknown>;
+  /** G4: a task-augmented call (`{ ttl? }`): a server that supports it answers with a CreateTaskResult. */
+  task?: Record<string, unknown>;
 }
 
 /** G1: a notification an extension's server sent, other than tools/list_changed. */
@@ -499,18 +501,21 @@ export class ToolledgerHost {
       return this.#refreshing;
     }
     const run = (async () => {
-      try {
-        for (let round = 0; round < 10; round++) {
-          this.#refreshAgain = false;
-          const stale = staleExtensions(this.state).filter((key) => this.#live(key));
-          if (stale.length === 0 && !this.#refreshAgain) break;
-          await Promise.all(stale.map((key) => this.#fetchOne(key)));
-        }
-      } finally {
-        this.#refreshing = null;
+      for (let round = 0; round < 10; round++) {
+        this.#refreshAgain = false;
+        const stale = staleExtensions(this.state).filter((key) => this.#live(key));
+        if (stale.length === 0 && !this.#refreshAgain) break;
+        await Promise.all(stale.map((key) => this.#fetchOne(key)));
       }
     })();
     this.#refreshing = run;
+    // Cleared after it is set: a run with nothing to fetch ends before `run` is assigned, and
+    // clearing it inside left a settled run in place that every later refresh returned.
+    void run
+      .finally(() => {
+        if (this.#refreshing === run) this.#refreshing = null;
+      })
+      .catch(() => undefined);
     return run;
   }
 
@@ -721,6 +726,7 @@ export class ToolledgerHost {
           ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         },
         options.meta,
+        options.task,
       );
     } catch (error) {
       const e = asAdapterError(error);
@@ -924,11 +930,14 @@ export class ToolledgerHost {
   /** R11: a list change invalidates the cache now; the refetch waits for the burst to end. */
   #onListChanged(key: string, connection: ExtensionConnection): void {
     if (this.#closed || this.#entries.get(key)?.connection !== connection) return;
-    this.#track(this.#execute(() => ({ type: "InvalidateTools", extension: key })));
+    const invalidated = this.#execute(() => ({ type: "InvalidateTools", extension: key }));
+    this.#track(invalidated);
     clearTimeout(this.#refreshTimer);
     this.#refreshTimer = setTimeout(() => {
       this.#refreshTimer = undefined;
-      if (!this.#closed) this.#track(this.refresh());
+      // The refetch reads what is stale once the invalidation is stored (a durable store
+      // may take longer than the debounce), else it finds nothing to fetch.
+      if (!this.#closed) this.#track(invalidated.then(() => this.refresh()));
     }, this.options.refetchDebounceMs);
   }
 

@@ -76,6 +76,8 @@ export interface CallHistoryEntry {
   reason: string | null;
   durationMs: number | null;
   error: string | null;
+  /** C6: the task the call became, with every status it went through (null: a plain call). */
+  task: { taskId: string; runner: string; requested: boolean; statuses: string[] } | null;
 }
 
 interface EnableRecord {
@@ -122,6 +124,17 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
             ? `refused (${call.reason})`
             : call.outcome;
       counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const asTasks = c.filter((x) => x.task !== null);
+    if (asTasks.length > 0) {
+      explanation.reasons.push({
+        rule: "C6",
+        text: `${asTasks.length} call(s) ran as tasks (${asTasks.filter((x) => x.task!.runner === "server").length} by its server, ${asTasks.filter((x) => x.task!.runner === "gateway").length} by the gateway); the last one went ${asTasks
+          .at(-1)!
+          .task!.statuses.map((s) => s.replaceAll("_", " "))
+          .join(" → ")}`,
+        positions: asTasks.map((x) => x.position),
+      });
     }
     const last = c.at(-1)!;
     explanation.reasons.push({
@@ -193,7 +206,26 @@ function explainEnableTools(entries: readonly LogEntry[]): Explanation {
 function callHistory(entries: readonly LogEntry[], publicName: string): CallHistoryEntry[] {
   const out: CallHistoryEntry[] = [];
   const open = new Map<string, CallHistoryEntry>();
+  const tasks = new Map<string, NonNullable<CallHistoryEntry["task"]>>();
   for (const { event, position } of entries) {
+    // C6: a call's task and its statuses.
+    if (event.type === "TaskCreated") {
+      const call = out.find((c) => c.callId === event.callId);
+      if (!call) continue;
+      call.task = {
+        taskId: event.taskId,
+        runner: event.runner,
+        requested: event.requested,
+        statuses: ["working"],
+      };
+      tasks.set(event.taskId, call.task);
+      continue;
+    }
+    if (event.type === "TaskStatusChanged") {
+      const task = tasks.get(event.taskId);
+      if (task && task.statuses.at(-1) !== event.status) task.statuses.push(event.status);
+      continue;
+    }
     if (event.type === "ToolCallStarted" && (event.publicName ?? event.name) === publicName) {
       const entry: CallHistoryEntry = {
         callId: event.callId,
@@ -203,6 +235,7 @@ function callHistory(entries: readonly LogEntry[], publicName: string): CallHist
         reason: null,
         durationMs: null,
         error: null,
+        task: null,
       };
       out.push(entry);
       open.set(event.callId, entry);

@@ -3,7 +3,9 @@ export {
   CALL_AUDIT_CSV_COLUMNS,
   type CallAuditFilter,
   type CallAuditRecord,
+  type CallTaskAudit,
   formatCallAuditCsv,
+  type TaskLifecycleStep,
 } from "./auditCalls.js";
 export {
   type AuditPoint,

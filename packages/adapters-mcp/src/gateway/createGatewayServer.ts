@@ -21,6 +21,11 @@ import { gatewayTools, gatewayView } from "./gatewayTools.js";
 import { relayCatalog } from "./relayCatalog.js";
 import { relayLogging } from "./relayLogging.js";
 import { relayToolCall } from "./relayToolCall.js";
+import { ConversationTasks } from "./tasks/conversationTasks.js";
+import { markLostTasks } from "./tasks/markLostTasks.js";
+import { callRequiredTask, relayTaskCall, taskSupportOf } from "./tasks/relayTaskCall.js";
+import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
+import { hasRequiredTasks } from "./tasks/requiredTasks.js";
 
 /** One downstream MCP session: its SDK server and its conversation (C2). */
 export interface Downstream {
@@ -70,6 +75,8 @@ export function createGatewayServer(
   let opening: Promise<Conversation> | null = null;
   /** The conversation once it is open: a call then reaches it without a promise hop. */
   let opened: Conversation | null = null;
+  /** G4: the conversation's tasks, once it is open. */
+  let tasks: ConversationTasks | null = null;
   let subscription: Subscription | null = null;
   let disposed = false;
   const conversation = (): Promise<Conversation> => {
@@ -86,6 +93,9 @@ export function createGatewayServer(
         if (!fixed) await c.close("client disconnected");
         throw new AdapterError("SESSION_CLOSED", "the downstream session ended");
       }
+      // C6: tasks a resumed conversation had open when its gateway stopped are lost.
+      if (!fixed) await markLostTasks(c);
+      tasks = new ConversationTasks(hub, peer, c);
       subscription = c.state$
         .pipe(
           map(gatewayView),
@@ -116,11 +126,22 @@ export function createGatewayServer(
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: gatewayTools((await conversation()).state) as Tool[],
   }));
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    async (request, extra): Promise<CallToolResult> =>
-      relayToolCall(hub, peer, opened ?? (await conversation()), request.params, extra),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const c = opened ?? (await conversation());
+    const params = request.params;
+    // G4: a task-augmented call; a plain call of a tool whose server requires a task.
+    if (params.task) return relayTaskCall(hub, peer, c, tasks!, params, extra);
+    if (hasRequiredTasks(c.state)) {
+      const tool = taskSupportOf(hub, c.state, params.name);
+      if (tool?.support === "required" && tool.serverRuns)
+        return callRequiredTask(hub, peer, c, tasks!, params, extra);
+    }
+    return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
+  });
+  relayTaskRequests(server, async () => {
+    await (opened ?? conversation());
+    return tasks!;
+  });
   relayLogging(hub, peer);
   const stopCatalog = relayCatalog(hub, peer);
   return {
@@ -132,8 +153,11 @@ export function createGatewayServer(
       subscription?.unsubscribe();
       stopCatalog();
       hub.detach(peer);
-      if (fixed || !opening) return;
+      if (!opening) return;
       const c = await opening.catch(() => null);
+      // C6: a conversation that closes cancels its open tasks (recorded before the close).
+      await tasks?.closeAll(reason);
+      if (fixed) return;
       if (c) {
         await c.close(reason);
         options.onConversation?.({ type: "closed", conversation: c });

@@ -9,4 +9,6 @@ export const GATEWAY_CAPABILITIES = {
   resources: { subscribe: true, listChanged: true },
   completions: {},
   logging: {},
+  // G4: the gateway runs a task for any tool; a server that runs tasks runs its own.
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 } as const;

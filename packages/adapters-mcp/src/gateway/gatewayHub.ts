@@ -15,6 +15,7 @@ import { relayedMeta } from "./progressRelay.js";
 import { asError, ProtocolError, toProtocolError } from "./protocolError.js";
 import { relayServerRequests } from "./relayServerRequests.js";
 import { ResourceSubscriptions } from "./resourceSubscriptions.js";
+import { UpstreamTasks } from "./tasks/upstreamTasks.js";
 
 export interface GatewayHubOptions {
   /** Where failures no downstream request can carry go. Default: stderr. */
@@ -38,6 +39,8 @@ export class GatewayHub {
   readonly requestTimeoutMs: number;
   readonly subscriptions: ResourceSubscriptions;
   readonly logLevels: LogLevels;
+  /** G4: the relayed tasks of every session, by their server and its task id. */
+  readonly upstreamTasks = new UpstreamTasks();
   readonly #report: (error: Error) => void;
   #notifications: Subscription | null = null;
 
@@ -145,6 +148,21 @@ export class GatewayHub {
   #onNotification(n: UpstreamNotification): void {
     if (n.method === "notifications/message") this.logLevels.relay(n);
     else if (n.method === "notifications/resources/updated") this.subscriptions.relayUpdate(n);
+    else if (n.method === "notifications/tasks/status") this.#relayTaskStatus(n);
+  }
+
+  /** G4/C6: a server's task changed: recorded in its conversation and told to its client. */
+  #relayTaskStatus(n: UpstreamNotification): void {
+    const task = n.params as { taskId?: unknown; status?: unknown; statusMessage?: unknown };
+    if (typeof task?.taskId !== "string" || typeof task.status !== "string") return;
+    const found = this.upstreamTasks.find(n.extension, task.taskId);
+    if (!found) return;
+    found.tasks
+      .observe(found.entry, {
+        status: task.status as never,
+        ...(typeof task.statusMessage === "string" ? { statusMessage: task.statusMessage } : {}),
+      })
+      .catch((error: unknown) => this.report(error));
   }
 }
 

@@ -34,7 +34,10 @@ function level<T extends WeakKey>(map: WeakMap<object, T>, key: object): T {
 /**
  * The model view as the gateway serves it (D4): the eager tools plus `enable_tools`, whose
  * description also lists the deferred names, because instructions are fixed at the
- * handshake and many clients never show them to the model.
+ * handshake and many clients never show them to the model. G4: every server's tool says
+ * `execution.taskSupport: "optional"`: the gateway runs any call as a task (its server's
+ * own task when the server runs them, else the gateway's), and runs a plain call of a tool
+ * its server requires a task for as a task on the client's behalf.
  */
 export function gatewayTools(state: State): McpTool[] {
   return gatewayView(state).tools;
@@ -45,16 +48,24 @@ export function gatewayView(state: State): GatewayView {
   const cached = slot.get(state.enabled);
   if (cached) return cached;
   const view = modelView(state);
-  const tools = view.tools.map((tool) =>
-    tool.name === ENABLE_TOOLS_NAME && view.deferred.length > 0
+  const tools = view.tools.map((tool) => {
+    if (tool._meta?.[state.ownerMetaKey] !== undefined) return optionalTask(tool);
+    return tool.name === ENABLE_TOOLS_NAME && view.deferred.length > 0
       ? {
           ...tool,
           description: `${tool.description ?? ""}\n\nDeferred tools: ${view.deferred.join(", ")}`,
         }
-      : tool,
-  );
+      : tool;
+  });
   const entry = { tools, signature: JSON.stringify(tools) };
   rememberJson(tools, entry.signature);
   slot.set(state.enabled, entry);
   return entry;
+}
+
+/** G4: a server's tool as the gateway serves it: callable as a task or not. */
+function optionalTask(tool: McpTool): McpTool {
+  const execution = tool.execution as Record<string, unknown> | undefined;
+  if (execution?.taskSupport === "optional") return tool;
+  return { ...tool, execution: { ...execution, taskSupport: "optional" } };
 }

@@ -4,7 +4,7 @@ import {
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AdapterError } from "../adapterError.js";
-import type { Conversation } from "../conversation.js";
+import type { CallToolOutcome, Conversation } from "../conversation.js";
 import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";
 import { relayedMeta } from "./progressRelay.js";
@@ -34,24 +34,32 @@ export async function relayToolCall(
         end = hub.track(peer, extension, extra);
       },
     });
-    if (!outcome.ok) {
-      // G2: a name that is no tool is a protocol error; a refusal the model can act on is a tool result.
-      if (outcome.error.code === "UNKNOWN_TOOL")
-        throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
-      return errorResult(outcome.error.message);
-    }
+    if (!outcome.ok) return refusalAnswer(outcome);
     if (relay?.progress) await relay.progress.flush();
     return outcome.result as CallToolResult;
   } catch (error) {
-    // G2: the server's own JSON-RPC error passes through as it would directly.
-    if (error instanceof AdapterError && error.serverAnswered)
-      throw toProtocolError(error, hub.host.redactor);
-    // Timeouts, lost servers: the model gets the reason as a tool error it can act on.
-    if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
-    throw error;
+    return failureAnswer(error, hub);
   } finally {
     end?.();
   }
+}
+
+/** G2: a name that is no tool is a protocol error; a refusal the model can act on is a tool result. */
+export function refusalAnswer(outcome: Extract<CallToolOutcome, { ok: false }>): CallToolResult {
+  if (outcome.error.code === "UNKNOWN_TOOL")
+    throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
+  return errorResult(outcome.error.message);
+}
+
+/**
+ * G2: the server's own JSON-RPC error passes through as it would directly; timeouts and lost
+ * servers are tool errors the model can act on; anything else is thrown as it is.
+ */
+export function failureAnswer(error: unknown, hub: GatewayHub): CallToolResult {
+  if (error instanceof AdapterError && error.serverAnswered)
+    throw toProtocolError(error, hub.host.redactor);
+  if (error instanceof AdapterError) return errorResult(`${error.code}: ${error.message}`);
+  throw error;
 }
 
 export function errorResult(text: string): CallToolResult {

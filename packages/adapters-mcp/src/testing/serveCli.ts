@@ -87,6 +87,9 @@ export interface ServeStdioTransport {
   stderr: () => string;
   /** The database serve records to. */
   db: string;
+  /** Its scratch folder and config file (for a second serve on the same database). */
+  dir: string;
+  config: string;
   /** Removes the scratch folder (after the client closed). */
   remove: () => void;
 }
@@ -125,6 +128,8 @@ export function serveStdioTransport(
     ready,
     stderr: () => stderr,
     db: folder.db,
+    dir: folder.dir,
+    config: folder.config,
     remove: folder.remove,
   };
 }
@@ -172,9 +177,14 @@ export interface ServeHttpProcess {
   child: ChildProcess;
   url: URL;
   stderr: () => string;
+  /** The database serve records to (it stays until `remove`). */
   db: string;
-  /** SIGTERM, then the exit code; removes the scratch folder. */
+  /** The scratch folder of its config and database. */
+  dir: string;
+  /** SIGTERM (once), then the exit code. */
   stop: () => Promise<number | null>;
+  /** Stops it if it runs, then removes the scratch folder. */
+  remove: () => Promise<void>;
 }
 
 /** `toolledger serve --http 0 …` in front of `extensions`, once every one of them is ready. */
@@ -200,9 +210,11 @@ export async function serveOverHttp(
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    const code = await exited;
+    return exited;
+  };
+  const remove = async () => {
+    await stop();
     folder.remove();
-    return code;
   };
   try {
     await waitForText(() => stdout, ["\n"], readyWithinMs);
@@ -212,10 +224,18 @@ export async function serveOverHttp(
       readyWithinMs,
     );
   } catch (error) {
-    await stop();
+    await remove();
     throw new Error(`serve --http did not get ready: ${String(error)}\nstderr: ${stderr}`);
   }
-  return { child, url: new URL(stdout.trim()), stderr: () => stderr, db: folder.db, stop };
+  return {
+    child,
+    url: new URL(stdout.trim()),
+    stderr: () => stderr,
+    db: folder.db,
+    dir: folder.dir,
+    stop,
+    remove,
+  };
 }
 
 /** A started transport for `Protocol.connect`, which starts whatever it is given. */
@@ -250,4 +270,28 @@ async function waitForText(text: () => string, parts: string[], ms: number): Pro
       throw new Error(`gave up after ${ms} ms waiting for ${JSON.stringify(missing)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** `toolledger <args>` run to its end, as a user runs it. */
+export function runCli(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+      cwd,
+      env: cleanServeEnv(cwd),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }
