@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { asReloaded, type JsonSeen, jsonProblem } from "../_jsonProblem.js";
-import type { Decision } from "../decide.js";
-import { type CallOutcome, EVENT_SCHEMA_VERSION, type ToolledgerEvent } from "../events.js";
+import { accepted, type Decision, rejected, v } from "../decider/decision.js";
+import type { CallOutcome, ToolledgerEvent } from "../events.js";
 import type { State } from "../state.js";
 import {
   type ChangeTaskStatusCommandSchema,
@@ -10,8 +10,6 @@ import {
   TERMINAL_TASK_STATUSES,
 } from "./taskEvents.js";
 import { findTask } from "./taskSummary.js";
-
-const v = EVENT_SCHEMA_VERSION;
 
 export type TaskCommand =
   | z.output<typeof CreateTaskCommandSchema>
@@ -107,16 +105,4 @@ export function decideTasks(state: State, command: TaskCommand, at: { at?: strin
       ...(result === undefined ? {} : { result }),
     },
   ]);
-}
-
-function accepted(events: ToolledgerEvent[]): Decision {
-  return { ok: true, events };
-}
-
-function rejected(
-  code: "DUPLICATE_TASK_ID" | "UNKNOWN_TASK" | "INVALID_COMMAND",
-  message: string,
-  path?: string,
-): Decision {
-  return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
 }

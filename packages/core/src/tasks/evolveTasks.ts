@@ -1,4 +1,6 @@
-import type { CallSummary } from "../state.js";
+import { ignore } from "../reducer/ignore.js";
+import { update } from "../reducer/update.js";
+import type { CallSummary, State } from "../state.js";
 import { type TaskEvent, TERMINAL_TASK_STATUSES } from "./taskEvents.js";
 import {
   OPEN_TASK_LIMIT,
@@ -7,12 +9,17 @@ import {
   type TaskSummary,
 } from "./taskSummary.js";
 
+/** C6: a task event changes the conversation's task summary (an event it cannot apply is ignored, E2). */
+export function evolveTasks(state: State, e: TaskEvent): State {
+  const tasks = foldTask(state.tasks, state.calls, e);
+  return typeof tasks === "string" ? ignore(state, e.type, tasks) : update(state, { tasks });
+}
+
 /**
- * C6: folds a task event into the conversation's task summary; a string is the reason an
- * event could not apply (the reducer records it as ignored, E2). `calls` names the call's
- * tool when the call is still known.
+ * C6: a task event folded into a task summary; a string is the reason it could not apply.
+ * `calls` names the call's tool when the call is still known.
  */
-export function evolveTasks(
+export function foldTask(
   tasks: TaskSummary,
   calls: CallSummary,
   e: TaskEvent,

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { EVENT_SCHEMA_VERSION } from "../eventSchemaVersion.js";
+import { origin } from "../origin.js";
 
 // C6: what a conversation records of its tasks (MCP 2025-11-25 task-augmented `tools/call`).
 // A task is a call (C4): `TaskCreated` names the call it belongs to; its status changes
 // follow; the call's `ToolCallFinished` closes it.
 
-const v = z.literal(1);
+const v = z.literal(EVENT_SCHEMA_VERSION);
 const at = z.string().optional();
 
 /**
@@ -54,6 +56,7 @@ export const TaskCreatedSchema = z.object({
   pollIntervalMs: z.number().int().nonnegative().nullable().default(null),
   /** False when the client made a plain call and the gateway made the task on its behalf (a tool that requires one). */
   requested: z.boolean().default(true),
+  origin,
 });
 export type TaskCreated = z.infer<typeof TaskCreatedSchema>;
 
@@ -66,6 +69,7 @@ export const TaskStatusChangedSchema = z.object({
   status: TaskStatusSchema,
   /** The runner's status message, or the gateway's reason (expired, lost, cancelled by a close). */
   message: z.string().nullable().default(null),
+  origin,
 });
 export type TaskStatusChanged = z.infer<typeof TaskStatusChangedSchema>;
 
