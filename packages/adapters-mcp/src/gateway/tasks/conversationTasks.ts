@@ -10,7 +10,17 @@ import type { Conversation } from "../../conversation.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
 import type { GatewayHub } from "../gatewayHub.js";
 import { ProtocolError, toProtocolError } from "../protocolError.js";
-import { asClientTask, isEnded, type TaskEntry, type TaskOutcome } from "./taskEntry.js";
+import { relayToTaskServer } from "./relayToTaskServer.js";
+import {
+  asClientTask,
+  isEnded,
+  type NewTaskEntry,
+  newTaskEntry,
+  type TaskEntry,
+  type TaskOutcome,
+} from "./taskEntry.js";
+import { readCursor, writeCursor } from "./taskListCursor.js";
+import { isGone, untilEnded, withoutRelatedTask } from "./taskWaits.js";
 
 /** G4: how long a task the gateway runs is kept without a `ttl` from the client, and at most. */
 export const GATEWAY_TASK_TTL_MS = 10 * 60_000;
@@ -63,15 +73,15 @@ export class ConversationTasks {
     upstream: Task,
     requested: boolean,
   ): Promise<TaskEntry> {
-    const entry = this.#add(
+    const entry = this.#add({
       callId,
       extension,
-      "server",
-      upstream.taskId,
+      runner: "server",
+      upstreamTaskId: upstream.taskId,
       requested,
-      asClientTask(upstream, randomUUID()),
-      null,
-    );
+      task: asClientTask(upstream, randomUUID()),
+      abort: null,
+    });
     this.#hub.upstreamTasks.add(extension, upstream.taskId, this, entry);
     await this.#conversation.recordTask({
       type: "CreateTask",
@@ -96,13 +106,13 @@ export class ConversationTasks {
   ): Promise<TaskEntry> {
     const now = new Date().toISOString();
     const kept = Math.min(ttl ?? GATEWAY_TASK_TTL_MS, MAX_GATEWAY_TASK_TTL_MS);
-    const entry = this.#add(
+    const entry = this.#add({
       callId,
       extension,
-      "gateway",
-      null,
-      true,
-      {
+      runner: "gateway",
+      upstreamTaskId: null,
+      requested: true,
+      task: {
         taskId: randomUUID(),
         status: "working",
         createdAt: now,
@@ -111,7 +121,7 @@ export class ConversationTasks {
         pollInterval: GATEWAY_TASK_POLL_MS,
       },
       abort,
-    );
+    });
     await this.#conversation.recordTask({
       type: "CreateTask",
       callId,
@@ -272,39 +282,13 @@ export class ConversationTasks {
     entry.end();
   }
 
-  #add(
-    callId: string,
-    extension: string,
-    runner: "server" | "gateway",
-    upstreamTaskId: string | null,
-    requested: boolean,
-    task: Task,
-    abort: AbortController | null,
-  ): TaskEntry {
-    let end = () => {};
-    const ended = new Promise<void>((resolve) => {
-      end = resolve;
-    });
-    const entry: TaskEntry = {
-      taskId: task.taskId,
-      callId,
-      runner,
-      extension,
-      upstreamTaskId,
-      requested,
-      task,
-      outcome: null,
-      ended,
-      end,
-      abort,
-      expiry: null,
-      waiting: [],
-    };
+  #add(fields: NewTaskEntry): TaskEntry {
+    const entry = newTaskEntry(fields);
     this.#entries.set(entry.taskId, entry);
-    if (task.ttl !== null) {
+    if (entry.task.ttl !== null) {
       entry.expiry = setTimeout(
         () => void this.expire(entry, "its time-to-live ran out").catch((e) => this.#hub.report(e)),
-        task.ttl,
+        entry.task.ttl,
       );
       entry.expiry.unref();
     }
@@ -343,7 +327,7 @@ export class ConversationTasks {
   /** A relayed task's status from its server; a task it no longer knows has expired. */
   async #refresh(entry: TaskEntry, extra: DownstreamExtra | null): Promise<void> {
     try {
-      const task = await this.#upstream(entry, "tasks/get", extra);
+      const task = await relayToTaskServer(this.#hub, this.peer, entry, "tasks/get", extra);
       await this.observe(entry, task as Task);
     } catch (error) {
       await this.#unlessGone(entry, error);
@@ -353,7 +337,15 @@ export class ConversationTasks {
   async #fetchResult(entry: TaskEntry, extra: DownstreamExtra, signal: AbortSignal): Promise<void> {
     let result: Record<string, unknown>;
     try {
-      result = await this.#upstream(entry, "tasks/result", extra, RESULT_TIMEOUT_MS, signal);
+      result = await relayToTaskServer(
+        this.#hub,
+        this.peer,
+        entry,
+        "tasks/result",
+        extra,
+        RESULT_TIMEOUT_MS,
+        signal,
+      );
     } catch (error) {
       const failure = toProtocolError(error, this.#hub.host.redactor);
       if (signal.aborted) throw failure;
@@ -368,32 +360,6 @@ export class ConversationTasks {
     if (!isEnded(entry)) await this.#refresh(entry, extra);
     if (!isEnded(entry))
       await this.observe(entry, { status: result.isError === true ? "failed" : "completed" });
-  }
-
-  /** A relayed task's request to its server, by the server's id. */
-  #upstream(
-    entry: TaskEntry,
-    method: "tasks/get" | "tasks/result" | "tasks/cancel",
-    extra: DownstreamExtra | null,
-    timeoutMs = this.#hub.requestTimeoutMs,
-    signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    const connection = this.#hub.host.connection(entry.extension);
-    if (!connection)
-      return Promise.reject(
-        new ProtocolError(
-          ErrorCode.InternalError,
-          `extension ${JSON.stringify(entry.extension)} that runs task ${entry.taskId} is not connected`,
-        ),
-      );
-    const end = extra ? this.#hub.track(this.peer, entry.extension, extra) : () => {};
-    return connection
-      .forward(
-        method,
-        { taskId: entry.upstreamTaskId },
-        { timeoutMs, ...((signal ?? extra?.signal) ? { signal: signal ?? extra!.signal } : {}) },
-      )
-      .finally(end);
   }
 
   /** The server does not know the task (-32602): it expired there. Anything else is rethrown. */
@@ -414,7 +380,9 @@ export class ConversationTasks {
       return;
     }
     try {
-      const task = (await this.#upstream(
+      const task = (await relayToTaskServer(
+        this.#hub,
+        this.peer,
         entry,
         "tasks/cancel",
         extra,
@@ -434,53 +402,4 @@ export class ConversationTasks {
       });
     }
   }
-}
-
-/** A server's "no such task" (-32602 Task not found / expired). */
-function isGone(e: ProtocolError): boolean {
-  return e.code === ErrorCode.InvalidParams && /task not found|task has expired/i.test(e.message);
-}
-
-function untilEnded(entry: TaskEntry, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(cancelled());
-  return new Promise((resolve, reject) => {
-    const stop = () => reject(cancelled());
-    signal.addEventListener("abort", stop, { once: true });
-    void entry.ended.then(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    });
-  });
-}
-
-function cancelled(): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidRequest, "Request cancelled");
-}
-
-function withoutRelatedTask(result: Record<string, unknown>): Record<string, unknown> {
-  const meta = result._meta as Record<string, unknown> | undefined;
-  if (!meta || !(RELATED_TASK_META_KEY in meta)) return result;
-  const { [RELATED_TASK_META_KEY]: _up, ...rest } = meta;
-  return Object.keys(rest).length > 0 ? { ...result, _meta: rest } : withoutMeta(result);
-}
-
-function withoutMeta(result: Record<string, unknown>): Record<string, unknown> {
-  const { _meta: _m, ...rest } = result;
-  return rest;
-}
-
-function writeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
-}
-
-function readCursor(cursor: string): number {
-  try {
-    const { offset } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as {
-      offset?: unknown;
-    };
-    if (typeof offset === "number" && Number.isInteger(offset) && offset >= 0) return offset;
-  } catch {
-    // Not one of ours: answered below.
-  }
-  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor for tasks/list: ${cursor}`);
 }

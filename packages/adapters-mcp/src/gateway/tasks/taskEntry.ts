@@ -38,6 +38,29 @@ export interface TaskEntry {
   readonly waiting: DownstreamExtra[];
 }
 
+/** What a new entry is made of. */
+export type NewTaskEntry = Pick<
+  TaskEntry,
+  "callId" | "extension" | "runner" | "upstreamTaskId" | "requested" | "task" | "abort"
+>;
+
+/** A new entry: no outcome yet, nobody waiting, no expiry set. */
+export function newTaskEntry(fields: NewTaskEntry): TaskEntry {
+  let end = () => {};
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  return {
+    ...fields,
+    taskId: fields.task.taskId,
+    outcome: null,
+    ended,
+    end,
+    expiry: null,
+    waiting: [],
+  };
+}
+
 export const MCP_TERMINAL: ReadonlySet<McpTaskStatus> = new Set([
   "completed",
   "failed",
