@@ -174,20 +174,6 @@ export function parseMessage(line: string): JSONRPCMessage {
 }
 
 /**
- * Puts a LineBuffer into an SDK stdio transport. `_readBuffer` is private to the SDK; if a
- * later SDK renames it, this sets an unused field and the SDK's own buffer keeps working
- * (and its own limit: the transport error still names the cause).
- */
-export function useLineBuffer(
-  transport: object,
-  maxBytes?: number,
-  onOversize?: (e: OversizeMessageError) => JSONRPCMessage | null,
-): void {
-  if ("_readBuffer" in transport)
-    (transport as { _readBuffer: unknown })._readBuffer = new LineBuffer(maxBytes, onOversize);
-}
-
-/**
  * Joins the writes made in one turn of the event loop into one system call: a burst of
  * relayed notifications (1,000 progress reports) is then a few writes, not a thousand.
  */

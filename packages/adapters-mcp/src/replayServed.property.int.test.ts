@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import type { Conversation } from "./conversation/conversation.js";
-import { gatewayTools, serveGatewayHttp } from "./gateway.js";
+import { gatewayTools } from "./gateway/gatewayTools.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openHost } from "./host.js";
 
 // C1, property over real processes: replaying a conversation alone (its stream and its

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
+import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
 export { EVENT_SCHEMA_VERSION };
 
@@ -392,6 +393,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ToolCallFinishedSchema,
   SessionImportedSchema,
   UsageRecordedSchema,
+  ...TASK_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];

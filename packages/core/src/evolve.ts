@@ -6,6 +6,7 @@ import type { ToolledgerEvent } from "./events.js";
 import { evolveImported } from "./imported/evolveImported.js";
 import { evolveRegistry } from "./registry/evolveRegistry.js";
 import type { State } from "./state.js";
+import { evolveTasks } from "./tasks/evolveTasks.js";
 
 /**
  * The reducer (E2): pure and total. It folds what was decided and never re-validates;
@@ -42,6 +43,9 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "SessionImported":
     case "UsageRecorded":
       return evolveImported(state, event);
+    case "TaskCreated":
+    case "TaskStatusChanged":
+      return evolveTasks(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -13,6 +13,7 @@ import type { UpstreamCallOptions } from "../host.js";
 import { callEnableTools } from "./callEnableTools.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";
+import { isCreateTaskResult } from "./isCreateTaskResult.js";
 import { errorText, outcomeOf, recordFinish } from "./recordFinish.js";
 
 export interface CallToolOptions {
@@ -28,8 +29,17 @@ export interface CallToolOptions {
   onprogress?: UpstreamCallOptions["onprogress"];
   /** G1: the request's other `_meta` entries, passed up as sent. */
   meta?: Record<string, unknown>;
-  /** Told the owning extension's key just before the call goes to its server. */
-  onStart?: (extension: string) => void;
+  /**
+   * Told the owning extension's key just before the call goes to its server (after its
+   * ToolCallStarted is decided); a promise it returns is awaited first.
+   */
+  onStart?: (extension: string) => void | Promise<void>;
+  /**
+   * G4: sends the call up task-augmented (`{ ttl? }`). When the server answers with a
+   * CreateTaskResult the call stays open (no ToolCallFinished): its task's end finishes it
+   * (`recordTask`, C6).
+   */
+  upstreamTask?: Record<string, unknown>;
   /**
    * C4, as the gateway records: the call's events are written behind. Its ToolCallStarted is
    * decided (resolved, refused or not) before the call goes upstream, which does not wait for
@@ -130,13 +140,15 @@ async function callStarted(
   const rawName = start.rawName!;
   const t0 = performance.now();
   let result: ToolCallResult;
-  options.onStart?.(owner);
+  const starting = options.onStart?.(owner);
+  if (starting) await starting;
   try {
     result = await host.callUpstream(owner, rawName, args, {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onprogress ? { onprogress: options.onprogress } : {}),
       ...(options.meta ? { meta: options.meta } : {}),
+      ...(options.upstreamTask ? { task: options.upstreamTask } : {}),
     });
   } catch (error) {
     const e = asAdapterError(error);
@@ -150,6 +162,9 @@ async function callStarted(
     );
     throw e;
   }
+  // C6: the server made a task; the call ends when the task does.
+  if (options.upstreamTask && isCreateTaskResult(result))
+    return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
   await recordFinish(
     c,
     callId,

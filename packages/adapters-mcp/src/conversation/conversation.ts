@@ -1,4 +1,5 @@
 import {
+  type Command,
   type DeferralMode,
   type Diagnostic,
   diagnostics,
@@ -212,6 +213,16 @@ export class Conversation {
   /** D5: denies a pending request: a failed response carrying `reason`. */
   denyEnableTools(callId: string, reason: string): Promise<EnableToolsOutcome> {
     return answerEnableTools(this.#parts, { type: "DenyEnableTools", callId, reason });
+  }
+
+  /** C6: records a task of one of this conversation's calls: its creation or a new status. */
+  async recordTask(
+    command:
+      | Extract<Command, { type: "CreateTask" }>
+      | Extract<Command, { type: "ChangeTaskStatus" }>,
+  ): Promise<void> {
+    this.#open();
+    await this.#writer.execute(() => command);
   }
 
   /** D7: records a compaction. */

@@ -11,6 +11,8 @@ export type CommandErrorCode =
   | "UNKNOWN_EXTENSION"
   | "DUPLICATE_CALL_ID"
   | "UNKNOWN_CALL_ID"
+  | "UNKNOWN_TASK"
+  | "DUPLICATE_TASK_ID"
   | "CONVERSATION_EXISTS";
 
 export interface CommandError {
