@@ -26,7 +26,11 @@ export function formatSizes(result: ReleaseResult, shownOut: string): string {
     line(header),
     ...rows.map(line),
     "",
-    ...(command ? [`install the command:  npm i -g ${shownOut}/${basename(command.file)}`] : []),
+    ...(command
+      ? [
+          `install the command:  npm i -g --allow-scripts=better-sqlite3 ${shownOut}/${basename(command.file)}`,
+        ]
+      : []),
     "",
   ].join("\n");
 }
