@@ -246,7 +246,7 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
     expect(conversation).toMatchObject({ kind: "conversation", calls: 1 });
   });
 
-  test("install writes npm's stable link; the host's entry survives an upgrade and the release folder's removal", async () => {
+  test("install writes npm's stable link; the host's entry survives an upgrade and the removal of the folder it came from", async () => {
     const home = join(dir, "home");
     const cursor = join(home, ".cursor", "mcp.json");
     mkdirSync(join(cursor, ".."), { recursive: true });
@@ -280,7 +280,7 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
     expect(entry.command).toBe(bin);
     expect(entry.args[0]).toBe("serve");
 
-    // Upgrade: a newer release installed over it with npm; the folders it came from deleted.
+    // Upgrade: a newer release installed over it with npm; the folder it came from deleted.
     const newer = await pack(["--version", "0.99.0"], join(dir, "release-next"));
     await npm(
       [
@@ -297,7 +297,6 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
       },
     );
     rmSync(join(dir, "release-next"), { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
 
     const upgraded = await run(entry.command, ["--version"], { cwd: dir, env: userEnv() });
     expect(upgraded.stdout).toBe("0.99.0\n");
