@@ -3,6 +3,7 @@ import {
   closeNames,
   collisionOwners,
   ENABLE_TOOLS_NAME,
+  evolve,
   findTool,
   initialState,
   listTools,
@@ -129,6 +130,13 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
       text: `called ${c.length} time(s): ${[...counts].map(([k, n]) => `${n} ${k}`).join(", ")}; the last call ${last.outcome === null ? "has no outcome recorded" : `was ${last.outcome}${last.reason ? ` (${last.reason})` : ""}`}`,
       positions: c.map((x) => x.position),
     });
+    const early = callsWhileDeferred(entries, explanation.publicName);
+    if (early.length > 0)
+      explanation.reasons.push({
+        rule: "D9",
+        text: `${early.length} of these calls came while it was deferred and not enabled: the host that recorded them (an imported session) let them through; toolledger's gateway refuses such a call`,
+        positions: early,
+      });
   }
   return explanation;
 }
@@ -187,6 +195,25 @@ function explainEnableTools(entries: readonly LogEntry[]): Explanation {
     suggestions: [],
     calls: [],
   };
+}
+
+/** D9: positions of calls of `publicName` made while it was deferred and not enabled. */
+function callsWhileDeferred(entries: readonly LogEntry[], publicName: string): Position[] {
+  const out: Position[] = [];
+  if (!entries.some((e) => e.event.origin)) return out;
+  let state = initialState();
+  for (const { event, position, label } of entries) {
+    if (
+      event.type === "ToolCallStarted" &&
+      event.publicName === publicName &&
+      event.owner !== null
+    ) {
+      const tool = getExtension(state, event.owner)?.tools.find((t) => t.publicName === publicName);
+      if (tool && classifyTool(state, tool).class === "deferred") out.push(label ?? position);
+    }
+    state = evolve(state, event);
+  }
+  return out;
 }
 
 /** C4: the calls of `publicName` (or calls made with that exact name) in the log. */

@@ -24,7 +24,7 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
   },
   {
     // toolledger 0.2.0: a registry stream per host, a stream per conversation, calls, prompts
-    // and resources.
+    // and resources, imported goose sessions.
     version: 2,
     added: [
       "PromptsInvalidated@1",
@@ -37,6 +37,8 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
       "ConversationClosed@1",
       "ToolCallStarted@1",
       "ToolCallFinished@1",
+      "SessionImported@1",
+      "UsageRecorded@1",
     ],
   },
 ];

@@ -184,6 +184,12 @@ export {
   registryStreamOf,
 } from "./foldConversation.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
+export {
+  type SessionImported,
+  SessionImportedSchema,
+  type UsageRecorded,
+  UsageRecordedSchema,
+} from "./imported/importedEvents.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export {
@@ -194,6 +200,12 @@ export {
 } from "./mcpToolDefinition.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
+export {
+  type EventOrigin,
+  type EventOriginKind,
+  EventOriginKindSchema,
+  EventOriginSchema,
+} from "./origin.js";
 export {
   ALWAYS_LOAD_ENV,
   DEFERRAL_ENV,

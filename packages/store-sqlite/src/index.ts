@@ -22,6 +22,11 @@ export { checkNativeModule, type NativeModuleCheck } from "./checkNativeModule.j
 export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
 export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";
 export {
+  readSqliteSnapshot,
+  type SnapshotOptions,
+  type SnapshotQuery,
+} from "./readSqliteSnapshot.js";
+export {
   readMaintenanceLog,
   type ScrubOptions,
   type ScrubRedactor,
