@@ -4,6 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ReleaseResult } from "../buildRelease.js";
+import type { PackedTarball } from "../packTarball.js";
 
 export const REPO = fileURLToPath(new URL("../../../..", import.meta.url));
 
@@ -122,3 +124,22 @@ export function unpack(tarball: string, dir: string): string {
   execFileSync("tar", ["xzf", tarball, "-C", dir]);
   return join(dir, "package");
 }
+
+/** The release tool (`pnpm release` after its build) into `to`, as JSON. */
+export async function packRelease(
+  to: string,
+  extra: readonly string[] = [],
+): Promise<ReleaseResult> {
+  const tool = join(REPO, "packages", "packaging", "dist", "main.js");
+  const r = await run(process.execPath, [tool, "--out", to, "--json", ...extra], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir() },
+  });
+  if (r.code !== 0) throw new Error(`the release tool exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as ReleaseResult;
+}
+
+export const commandTarball = (result: ReleaseResult): PackedTarball =>
+  result.tarballs.find((t) => t.kind === "command")!;
+export const libraries = (result: ReleaseResult): PackedTarball[] =>
+  result.tarballs.filter((t) => t.kind === "library");
