@@ -169,7 +169,7 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
     ).toBe(true);
   });
 
-  test("toolledger demo: a real session through the gateway, recorded in SQLite; explain cites the rules inside the package", async () => {
+  test("toolledger demo: a real session through the gateway, recorded in SQLite; explain and view cite the rules inside the package", async () => {
     const r = await toolledger(["demo"], 180_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("started 2 example MCP servers as processes: notes");
@@ -179,6 +179,13 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
     const explained = await toolledger(["explain", "notes__add_note", "--session", session!]);
     expect(explained.code, explained.stderr).toBe(0);
     expect(explained.stdout).toContain(`rules: ${join(installed, "docs", "rules.md")}`);
+    // The view: the page's script inlined, its rules linked into the installed package.
+    const page = join(dir, "demo.html");
+    const viewed = await toolledger(["view", session!, "--out", page]);
+    expect(viewed.code, viewed.stderr).toBe(0);
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain(`file://${join(installed, "docs", "rules.md")}#`);
+    expect(html.length).toBeGreaterThan(300_000);
   });
 
   test("toolledger serve, driven by the MCP SDK's client over stdio: tools listed, a call made and recorded", async () => {
