@@ -183,6 +183,10 @@ export {
   readWholeStream,
   registryStreamOf,
 } from "./foldConversation.js";
+export {
+  type FoldedEvent,
+  foldOrderedConversation,
+} from "./foldOrderedConversation.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export {
   type SessionImported,
@@ -200,6 +204,7 @@ export {
 } from "./mcpToolDefinition.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
+export { type OrderedEvent, orderConversation } from "./orderConversation.js";
 export {
   type EventOrigin,
   type EventOriginKind,
