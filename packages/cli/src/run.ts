@@ -3,6 +3,7 @@ import { closestNames } from "./closestNames.js";
 import type { CommandSpec } from "./commandSpec.js";
 import { auditSpec } from "./commands/auditSpec.js";
 import { demoSpec } from "./commands/demoSpec.js";
+import { doctorSpec } from "./commands/doctorSpec.js";
 import { explainSpec } from "./commands/explainSpec.js";
 import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
@@ -53,6 +54,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
   },
   { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
   { spec: pruneSpec, load: async () => (await import("./commands/prune.js")).pruneCommand },
+  { spec: doctorSpec, load: async () => (await import("./commands/doctor.js")).doctorCommand },
 ];
 
 /**

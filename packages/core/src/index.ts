@@ -88,6 +88,7 @@ export {
   unknownAlwaysLoad,
 } from "./diagnostics.js";
 export { downExtension } from "./downExtension.js";
+export { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "./eventCatalog.js";
 export {
   decodeRowEvent,
   type EventDataRow,
