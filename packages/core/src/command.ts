@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_COMMAND_SCHEMAS } from "./authorizationEvents.js";
 import {
   CallOutcomeSchema,
   ConversationClientSchema,
@@ -239,6 +240,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   CloseConversationCommandSchema,
   StartCallCommandSchema,
   FinishCallCommandSchema,
+  ...OAUTH_COMMAND_SCHEMAS,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

@@ -7,6 +7,7 @@ import { checkCall } from "./checkCall.js";
 import { classifyTool } from "./classifyTool.js";
 import { closeNames } from "./closeNames.js";
 import { COMMAND_TYPES, type Command, CommandSchema } from "./command.js";
+import { decideAuthorization } from "./decideAuthorization.js";
 import {
   type EnableError,
   EVENT_SCHEMA_VERSION,
@@ -206,6 +207,11 @@ export function decide(state: State, input: Command): Decision {
       return accepted([{ type: "ConversationClosed", v, ...at, reason: command.reason }]);
     case "StartCall":
       return decideCall(state, command, at);
+    case "RequireAuthorization":
+    case "RecordAuthorization":
+    case "RecordTokenRefresh":
+    case "RecordAuthorizationFailure":
+      return decideAuthorization(state, command, at);
     case "FinishCall":
       return accepted([
         {

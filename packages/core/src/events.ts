@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_EVENT_SCHEMAS } from "./authorizationEvents.js";
 
 /** Schema version of every event type this build writes and reads. */
 export const EVENT_SCHEMA_VERSION = 1;
@@ -357,6 +358,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ConversationClosedSchema,
   ToolCallStartedSchema,
   ToolCallFinishedSchema,
+  ...OAUTH_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];
@@ -394,4 +396,8 @@ export const REGISTRY_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
   "PromptsFetched",
   "ResourcesInvalidated",
   "ResourcesFetched",
+  "OAuthAuthorizationRequired",
+  "OAuthAuthorized",
+  "OAuthTokenRefreshed",
+  "OAuthAuthorizationFailed",
 ]);

@@ -27,6 +27,7 @@ import type {
   ToolsFetchFailed,
   ToolsInvalidated,
 } from "./events.js";
+import { evolveAuthorization } from "./evolveAuthorization.js";
 import { isMcpToolDefinition, mcpToolProblem } from "./mcpToolDefinition.js";
 import { nameToKey } from "./nameToKey.js";
 import {
@@ -87,6 +88,11 @@ export function evolve(state: State, event: ToolledgerEvent): State {
       return callStarted(state, event);
     case "ToolCallFinished":
       return callFinished(state, event);
+    case "OAuthAuthorizationRequired":
+    case "OAuthAuthorized":
+    case "OAuthTokenRefreshed":
+    case "OAuthAuthorizationFailed":
+      return onExtension(state, event, evolveAuthorization);
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -423,6 +429,19 @@ function catalogChanged(
   const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
   const next = evolveCatalog(ext, e, state.ownerMetaKey);
+  return next === ext ? state : update(state, { extensions: hset(state.extensions, key, next) });
+}
+
+/** A family's event that changes one extension and nothing else (an unknown one is ignored). */
+function onExtension<E extends ToolledgerEvent & { extension: string }>(
+  state: State,
+  e: E,
+  evolveOne: (ext: ExtensionState, e: E) => ExtensionState,
+): State {
+  const key = nameToKey(e.extension);
+  const ext = hget(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  const next = evolveOne(ext, e);
   return next === ext ? state : update(state, { extensions: hset(state.extensions, key, next) });
 }
 

@@ -16,6 +16,24 @@ export {
   type EndedBy,
   type OrphanResponse,
 } from "./auditEnables.js";
+export {
+  OAUTH_COMMAND_SCHEMAS,
+  OAUTH_EVENT_SCHEMAS,
+  type OAuthAuthorizationFailed,
+  OAuthAuthorizationFailedSchema,
+  type OAuthAuthorizationRequired,
+  OAuthAuthorizationRequiredSchema,
+  type OAuthAuthorized,
+  OAuthAuthorizedSchema,
+  type OAuthCommand,
+  type OAuthEvent,
+  type OAuthTokenRefreshed,
+  OAuthTokenRefreshedSchema,
+  RecordAuthorizationCommandSchema,
+  RecordAuthorizationFailureCommandSchema,
+  RecordTokenRefreshCommandSchema,
+  RequireAuthorizationCommandSchema,
+} from "./authorizationEvents.js";
 export { toolCallStats } from "./callStats.js";
 export {
   type Catalog,
@@ -172,6 +190,7 @@ export {
   ToolsInvalidatedSchema,
 } from "./events.js";
 export { evolve } from "./evolve.js";
+export type { ExtensionAuthorization } from "./evolveAuthorization.js";
 export { collisionOwners, findTool, getExtension, listExtensions } from "./extensions.js";
 export {
   type ConversationLog,

@@ -11,6 +11,7 @@ import type {
   McpTool,
   PendingRequest,
 } from "./events.js";
+import type { ExtensionAuthorization } from "./evolveAuthorization.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
@@ -79,6 +80,8 @@ export interface ExtensionState {
   lastStaleFetch: { startedAtVersion: number; version: number } | null;
   /** G1: the extension's prompts and resources; absent until one of their events arrives. */
   catalog?: ExtensionCatalog;
+  /** A1–A4: its OAuth authorization; absent until one of its events arrives. */
+  authorization?: ExtensionAuthorization;
 }
 
 /** A prompt as registered: named like a tool (R3), owner metadata like a tool's (R4). */
