@@ -6,7 +6,7 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
   type JSONRPCMessage,
@@ -26,6 +26,10 @@ import {
 import { StderrTail } from "./_stderrTail.js";
 import { AdapterError } from "./adapterError.js";
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
+import {
+  AuthorizationFailedError,
+  findAuthorizationRequired,
+} from "./oauth/authorizationRequiredError.js";
 import { Redactor } from "./redactor.js";
 
 export interface ConnectOptions {
@@ -38,8 +42,10 @@ export interface ConnectOptions {
   /** Abandons a start in progress (the server is stopped; `connect` fails with START_FAILED). */
   signal?: AbortSignal;
   clientInfo?: { name: string; version: string };
-  /** Removes secrets from every message this connection makes. Default: this config's secrets. */
-  redactor?: Redactor;
+  /** Removes secrets from every message this connection makes (a function: read when used). Default: this config's secrets. */
+  redactor?: Redactor | (() => Redactor);
+  /** A1–A4: the server's OAuth client (HTTP and SSE): its fetch carries the bearer token. */
+  auth?: ConnectionAuth;
   /** Largest message read from a stdio server (a larger reply fails its request, named as such). Default 64 MiB. */
   maxMessageBytes?: number;
   /** Problems that fail no request (a notification over the size limit, dropped). */
@@ -51,6 +57,15 @@ export interface ConnectOptions {
    * or error. Without a handler the server gets "method not found".
    */
   onRequest?: (request: UpstreamMessage, signal: AbortSignal) => Promise<Record<string, unknown>>;
+}
+
+/** A4: what a connection needs of a server's OAuth client (see ServerAuthorizer). */
+export interface ConnectionAuth {
+  readonly fetch: FetchLike;
+  /** The user must authorize the server now. */
+  readonly required: boolean;
+  /** The error that says so (for a failure whose cause the transport did not keep). */
+  requiredError(): Error;
 }
 
 /** A JSON-RPC request or notification from the server, as sent. */
@@ -97,7 +112,8 @@ export class ExtensionConnection {
   readonly #transport: Transport;
   readonly #onLost: ((reason: string) => void) | undefined;
   readonly #onWarning: ((message: string) => void) | undefined;
-  readonly #redactor: Redactor;
+  readonly #redactorSource: () => Redactor;
+  readonly #auth: ConnectionAuth | undefined;
   readonly #stderr: StderrTail;
   #exit: string | null = null;
   #closing = false;
@@ -119,7 +135,9 @@ export class ExtensionConnection {
     this.#transport = transport;
     this.#onLost = options.onLost;
     this.#onWarning = options.onWarning;
-    this.#redactor = options.redactor ?? Redactor.forConfigs([config]);
+    const redactor = options.redactor ?? Redactor.forConfigs([config]);
+    this.#redactorSource = typeof redactor === "function" ? redactor : () => redactor;
+    this.#auth = options.auth;
     this.#stderr = new StderrTail(this.#redactor);
   }
 
@@ -131,6 +149,10 @@ export class ExtensionConnection {
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const requestInit =
       config.type !== "stdio" && config.headers ? { headers: config.headers } : undefined;
+    const http = {
+      ...(requestInit ? { requestInit } : {}),
+      ...(options.auth ? { fetch: options.auth.fetch } : {}),
+    };
     const transport =
       config.type === "stdio"
         ? new StdioClientTransport({
@@ -143,11 +165,8 @@ export class ExtensionConnection {
             maxBufferSize: maxMessageBytes,
           })
         : config.type === "sse"
-          ? new SSEClientTransport(new URL(config.url), requestInit ? { requestInit } : {})
-          : new StreamableHTTPClientTransport(
-              new URL(config.url),
-              requestInit ? { requestInit } : {},
-            );
+          ? new SSEClientTransport(new URL(config.url), http)
+          : new StreamableHTTPClientTransport(new URL(config.url), http);
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
       capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
     });
@@ -203,6 +222,8 @@ export class ExtensionConnection {
       connection.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
+      const unauthorized = connection.#authorizationError(error);
+      if (unauthorized) throw unauthorized;
       const why =
         error instanceof McpError && error.code === ErrorCode.RequestTimeout
           ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
@@ -229,6 +250,11 @@ export class ExtensionConnection {
       };
     }
     return connection;
+  }
+
+  /** The redactor now (a server's OAuth tokens join it as they arrive). */
+  get #redactor(): Redactor {
+    return this.#redactorSource();
   }
 
   /** Relays a `notifications/progress` carrying one of our tokens; false for anything else. */
@@ -357,12 +383,31 @@ export class ExtensionConnection {
       const meta = params?._meta as Record<string, unknown> | undefined;
       params = { ...params, _meta: { ...meta, progressToken: token } };
     }
-    try {
-      const request = params === undefined ? { method } : { method, params };
-      return (await this.#client.request(request, schema, {
+    const request = params === undefined ? { method } : { method, params };
+    const send = () =>
+      this.#client.request(request, schema, {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
-      })) as z.infer<S>;
+      }) as Promise<z.infer<S>>;
+    const started = Date.now();
+    try {
+      try {
+        return await send();
+      } catch (error) {
+        // A4: a browser step (a step-up) the user may finish while the caller still waits:
+        // the request, refused before it reached the tool, is sent again once.
+        const pending = findAuthorizationRequired(error);
+        if (!pending?.prompting) throw error;
+        if (
+          !(await settledWithin(
+            pending.authorized,
+            limits.timeoutMs - (Date.now() - started),
+            limits.signal,
+          ))
+        )
+          throw error;
+        return await send();
+      }
     } catch (error) {
       throw this.#translate(error, method, limits);
     } finally {
@@ -372,6 +417,8 @@ export class ExtensionConnection {
 
   #translate(error: unknown, method: string, limits: RequestLimits): AdapterError {
     if (error instanceof AdapterError) return error;
+    const unauthorized = this.#authorizationError(error);
+    if (unauthorized) return unauthorized;
     const oversize =
       error instanceof McpError
         ? ((error.data as Record<string, unknown> | undefined)?.[OVERSIZE] as
@@ -408,6 +455,25 @@ export class ExtensionConnection {
       this.#redact(`${method} to ${this.#who()} failed: ${this.#serverText(error)}`),
       { cause: error, serverAnswered: error instanceof McpError },
     );
+  }
+
+  /** A4: an OAuth failure as the AdapterError the host acts on, or null for any other error. */
+  #authorizationError(error: unknown): AdapterError | null {
+    const required =
+      findAuthorizationRequired(error) ??
+      (this.#auth?.required ? findAuthorizationRequired(this.#auth.requiredError()) : null);
+    if (required) {
+      return new AdapterError("AUTHORIZATION_REQUIRED", this.#redact(required.message), {
+        cause: error,
+        authorized: required.authorized,
+      });
+    }
+    for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+      if (e instanceof AuthorizationFailedError)
+        return new AdapterError("AUTHORIZATION_FAILED", this.#redact(e.message), { cause: error });
+      e = (e as { cause?: unknown }).cause;
+    }
+    return null;
   }
 
   /** Transport errors the SDK reports beside a request: a message over the size limit, a bad line. */
@@ -487,6 +553,28 @@ export class ExtensionConnection {
   #who(): string {
     return `extension ${JSON.stringify(this.config.name)}`;
   }
+}
+
+/** Whether `promise` settles within `ms` (and before `signal` aborts). */
+async function settledWithin(
+  promise: Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (ms <= 0 || signal?.aborted) return false;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const settled = await Promise.race([
+    promise.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+      onAbort = () => resolve(false);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (onAbort) signal?.removeEventListener("abort", onAbort);
+  return settled && !signal?.aborted;
 }
 
 function messageOf(error: unknown): string {

@@ -32,6 +32,8 @@ import {
 } from "./extensionConnection.js";
 import { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 import { fetchTools } from "./fetchTools.js";
+import { hostAuthorizer, type OAuthRuntime } from "./oauth/oauthRuntime.js";
+import type { ServerAuthorizer } from "./oauth/serverAuthorizer.js";
 import { Redactor } from "./redactor.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
@@ -70,6 +72,8 @@ export interface HostOptions {
    * (`mcp__toolledger__` is 17); wire names stay within 64 minus this. Default 0.
    */
   outerPrefixBudget?: number;
+  /** A1–A4: how remote servers are authorized (token store, browser step). Default: no OAuth. */
+  oauth?: OAuthRuntime;
 }
 
 export interface RetryPolicy {
@@ -96,7 +100,15 @@ export const DEFAULT_RETRY: RetryPolicy = {
  * flight), ready, retrying (waiting for the next attempt), failed (no attempt left: reconnect
  * it) or stopped (disconnected by the host).
  */
-export type ExtensionPhase = "starting" | "listing" | "ready" | "retrying" | "failed" | "stopped";
+export type ExtensionPhase =
+  | "starting"
+  | "listing"
+  | "ready"
+  | "retrying"
+  | "failed"
+  | "stopped"
+  /** A4: waiting for the user to authorize it (OAuth); it starts again when they did. */
+  | "authorizing";
 
 export type ConnectionStatus = "connected" | "disconnected";
 
@@ -161,6 +173,8 @@ interface Entry {
   started: Promise<void> | null;
   /** Whether that first attempt is over. */
   startedDone: boolean;
+  /** A1–A4: the remote server's OAuth client, kept across attempts (undefined: not made yet). */
+  auth?: ServerAuthorizer | null | undefined;
 }
 
 /** A new registry stream id: sortable by start time, unique across hosts. */
@@ -207,6 +221,7 @@ export class ToolledgerHost {
     now: () => Date;
     state: StateOptions;
     outerPrefixBudget: number;
+    oauth: OAuthRuntime | undefined;
   }>;
 
   readonly #writer: StreamWriter;
@@ -240,6 +255,7 @@ export class ToolledgerHost {
       retry: options.retry ?? null,
       now: options.now ?? (() => new Date()),
       state: options.state ?? {},
+      oauth: options.oauth,
     };
     this.events$ = writer.events$;
     this.state$ = writer.state$;
@@ -774,10 +790,17 @@ export class ToolledgerHost {
     const entry = this.#entries.get(key);
     if (!entry) throw new AdapterError("COMMAND_REJECTED", `extension ${key} is not in this host`);
     let connection: ExtensionConnection;
+    entry.auth ??= hostAuthorizer(this.options.oauth, entry.config, key, {
+      record: (command) => this.#track(this.#execute(() => command)),
+      secret: (value) => {
+        this.#redactor = this.#redactor.with(Redactor.forValues([value]));
+      },
+    });
     try {
       connection = await ExtensionConnection.connect(entry.config, {
         connectTimeoutMs: this.options.connectTimeoutMs,
-        redactor: this.#redactor,
+        redactor: () => this.#redactor,
+        ...(entry.auth ? { auth: entry.auth } : {}),
         ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
         onWarning: (message) => this.#errors.next(new AdapterError("MESSAGE_TOO_LARGE", message)),
         onListChanged: () => this.#onListChanged(key, connection),
@@ -810,7 +833,7 @@ export class ToolledgerHost {
           type: "RecordFetchFailure",
           extension: key,
           startedAtVersion: state.version,
-          error: `${e.message}${note}`,
+          error: `${e.message}${e.code === "AUTHORIZATION_REQUIRED" ? "" : note}`,
         }));
       }
       throw e;
@@ -838,8 +861,9 @@ export class ToolledgerHost {
     this.#setPhase(entry, key, "starting");
     try {
       await this.#connect(key, this.#retryNote(entry), control.signal);
-    } catch {
-      if (this.#entries.get(key) === entry && !control.signal.aborted) this.#retryLater(key, entry);
+    } catch (error) {
+      if (this.#entries.get(key) !== entry || control.signal.aborted) return;
+      if (!this.#untilAuthorized(key, entry, error)) this.#retryLater(key, entry);
       return;
     }
     const connection = entry.connection;
@@ -850,6 +874,13 @@ export class ToolledgerHost {
       this.#fetchLists(key),
     ]);
     if (this.#entries.get(key) !== entry || entry.connection !== connection) return;
+    if (failure?.code === "AUTHORIZATION_REQUIRED") {
+      // Listed only with a token (the server let the handshake through): started afresh once authorized.
+      entry.connection = null;
+      await connection.close();
+      this.#untilAuthorized(key, entry, failure);
+      return;
+    }
     if (failure && retryable(failure) && this.options.retry) {
       // A server that cannot list its tools is started afresh (a hang needs a new process).
       entry.connection = null;
@@ -863,6 +894,23 @@ export class ToolledgerHost {
     if (failure) entry.reason = failure.message;
     this.#setPhase(entry, key, failure ? "failed" : "ready");
     await this.refresh();
+  }
+
+  /**
+   * A4: a server that needs the user's authorization waits for it (phase `authorizing`, no
+   * restart counted) and starts again once it is done. False for any other failure.
+   */
+  #untilAuthorized(key: string, entry: Entry, error: unknown): boolean {
+    const authorized = error instanceof AdapterError ? error.authorized : undefined;
+    if (!authorized || this.#closed) return false;
+    entry.reason = (error as AdapterError).message;
+    this.#setPhase(entry, key, "authorizing");
+    void authorized.then(() => {
+      if (this.#closed || this.#entries.get(key) !== entry || entry.phase !== "authorizing") return;
+      entry.attempts = 0;
+      this.#track(this.#attempt(key, entry));
+    });
+    return true;
   }
 
   /** The note a failure of the current attempt is recorded with: which attempt, what next. */
@@ -914,6 +962,8 @@ export class ToolledgerHost {
     entry.reason = "disconnected by the host";
     entry.phase = "stopped";
     if (connection) await connection.close();
+    await entry.auth?.close();
+    entry.auth = undefined;
   }
 
   #live(key: string): boolean {

@@ -27,6 +27,7 @@ export {
   type StdioExtensionConfig,
 } from "./extensionConfig.js";
 export {
+  type ConnectionAuth,
   type ConnectOptions,
   ExtensionConnection,
   type RequestLimits,
@@ -66,6 +67,7 @@ export {
   type UpstreamNotification,
   type UpstreamRequestHandler,
 } from "./host.js";
+export * from "./oauth/index.js";
 export { Redactor } from "./redactor.js";
 export {
   exampleServers,

@@ -15,6 +15,7 @@ import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
+import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { openStore } from "../openStore.js";
 import { shellQuote } from "../shellQuote.js";
 import { startCommand } from "../startCommand.js";
@@ -80,6 +81,8 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       env: deps.env,
       ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
+      // A4: a server that needs authorization starts the browser step (once) and joins after.
+      oauth: oauthRuntimeFor(deps, o, config.file, { interactive: true }),
     });
     const { host } = started;
     // Fast servers make the first list; slow ones join later with tools/list_changed. The
