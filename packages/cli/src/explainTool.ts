@@ -11,6 +11,7 @@ import {
   type State,
   WIRE_NAME_PATTERN,
 } from "@toolledger/core";
+import { authorizationReason } from "./explainAuthorization.js";
 import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
@@ -111,6 +112,8 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
       ? explainEnableTools(entries)
       : { ...explainRegistryTool(entries, name), calls: [] };
   explanation.calls = callHistory(entries, explanation.publicName);
+  const authorization = authorizationReason(entries, explanation.extension);
+  if (authorization) explanation.reasons.push(authorization);
   const c = explanation.calls;
   if (c.length > 0) {
     const counts = new Map<string, number>();

@@ -9,6 +9,7 @@ import {
 } from "@toolledger/core";
 import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
+import { type OAuthChange, oauthChange } from "./oauthChange.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 
 /** What one event changed, in terms a user reads (E3). */
@@ -88,6 +89,7 @@ export type Change =
       durationMs: number;
       error: string | null;
     }
+  | OAuthChange
   | { kind: "no_change" };
 
 export interface ReplayStep {
@@ -234,6 +236,12 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       break;
     case "HostStarted":
       changes.push({ kind: "host_started", hostname: event.hostname, run: after.host?.runs ?? 1 });
+      break;
+    case "OAuthAuthorizationRequired":
+    case "OAuthAuthorized":
+    case "OAuthTokenRefreshed":
+    case "OAuthAuthorizationFailed":
+      changes.push(oauthChange(event)!);
       break;
     case "ConversationStarted":
     case "ConversationResumed":

@@ -1,5 +1,6 @@
 import {
   auth,
+  discoverOAuthProtectedResourceMetadata,
   discoverOAuthServerInfo,
   extractWWWAuthenticateParams,
 } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -153,8 +154,23 @@ export class ServerAuthorizer {
    * A1 (`toolledger auth login`): authorizes now, asking the user with `prompt` (or with
    * client credentials, asking no one), whatever is stored. Resolves with the outcome.
    */
-  async login(prompt: AuthorizationPrompt, headers?: Record<string, string>): Promise<StepOutcome> {
-    const challenge = await this.#probe(headers);
+  async login(
+    prompt: AuthorizationPrompt,
+    server: { headers?: Record<string, string>; sse?: boolean } = {},
+  ): Promise<StepOutcome> {
+    const { challenge, answered } = await this.#probe(server.headers, server.sse === true);
+    if (answered && !this.provider.clientCredentials) {
+      // It let an unauthenticated initialize through: OAuth only if it names an authorization server.
+      try {
+        await discoverOAuthProtectedResourceMetadata(this.serverUrl, {}, this.#base);
+      } catch {
+        return {
+          ok: false,
+          error: "not_required",
+          message: `${this.name} answers without authorization and names no authorization server (no protected resource metadata): there is nothing to log in to`,
+        };
+      }
+    }
     if (this.provider.clientCredentials) {
       try {
         await this.#clientCredentials(challenge);
@@ -542,35 +558,46 @@ export class ServerAuthorizer {
   }
 
   /** `auth login`: what the server says without a token (its challenge), by one unauthenticated request. */
-  async #probe(headers?: Record<string, string>): Promise<Challenge> {
+  async #probe(
+    headers: Record<string, string> | undefined,
+    sse: boolean,
+  ): Promise<{ challenge: Challenge; answered: boolean }> {
     const h = new Headers(headers);
-    h.set("content-type", "application/json");
-    h.set("accept", "application/json, text/event-stream");
     let response: Response;
     try {
-      response = await this.#base(this.serverUrl, {
-        method: "POST",
-        headers: h,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "toolledger", version: "0" },
-          },
-        }),
-      });
-    } catch {
-      return {};
+      if (sse) {
+        h.set("accept", "text/event-stream");
+        response = await this.#base(this.serverUrl, { method: "GET", headers: h });
+      } else {
+        h.set("content-type", "application/json");
+        h.set("accept", "application/json, text/event-stream");
+        response = await this.#base(this.serverUrl, {
+          method: "POST",
+          headers: h,
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "toolledger", version: "0" },
+            },
+          }),
+        });
+      }
+    } catch (error) {
+      throw new AuthorizationFailedError(
+        "unreachable",
+        `${this.name} (${this.serverUrl}) could not be reached: ${failureOf(error, this.#redactor).message}`,
+      );
     }
     const challenge =
       response.status === 401 || response.status === 403
         ? extractWWWAuthenticateParams(response)
         : {};
     await discard(response);
-    return challenge;
+    return { challenge, answered: response.ok };
   }
 
   #grant(): GrantRecord | null {
@@ -588,11 +615,15 @@ export class ServerAuthorizer {
     return issuer ? this.#options.store.changedAt(this.serverUrl, issuer) : 0;
   }
 
+  /**
+   * A2: due for a refresh: within the margin of its expiry (60 s), or in the last half of its
+   * life when it lives shorter than twice that.
+   */
   #expiring(grant: GrantRecord): boolean {
-    return (
-      grant.expiresAt !== null &&
-      grant.expiresAt - this.#now() <= (this.#options.refreshMarginMs ?? 60_000)
-    );
+    if (grant.expiresAt === null) return false;
+    const lifetime = grant.obtainedAt === null ? Infinity : grant.expiresAt - grant.obtainedAt;
+    const margin = Math.min(this.#options.refreshMarginMs ?? 60_000, lifetime / 2);
+    return grant.expiresAt - this.#now() <= margin;
   }
 
   #authorizedActivity(grant: GrantRecord): void {

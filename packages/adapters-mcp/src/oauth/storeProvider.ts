@@ -194,6 +194,7 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     this.#update((g) => {
       g.tokens = tokens;
       g.expiresAt = typeof tokens.expires_in === "number" ? now + tokens.expires_in * 1000 : null;
+      g.obtainedAt = now;
       g.scopes = granted;
       g.grant = this.#grantType;
       g.clientKind = this.settings.clientId ? "configured" : (g.client?.kind ?? "dynamic");
@@ -279,6 +280,7 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return this.#update((g) => {
       g.tokens = tokens;
       g.expiresAt = typeof tokens.expires_in === "number" ? now + tokens.expires_in * 1000 : null;
+      g.obtainedAt = now;
       if (tokens.scope) g.scopes = tokens.scope.split(/\s+/).filter(Boolean);
       g.lastRefreshAt = new Date(now).toISOString();
       g.refreshes += 1;

@@ -45,6 +45,8 @@ export interface GrantRecord {
   tokens: OAuthTokens | null;
   /** Epoch ms the access token expires at; null when the server did not say. */
   expiresAt: number | null;
+  /** Epoch ms the access token was obtained (its lifetime decides when it is refreshed). */
+  obtainedAt: number | null;
   scopes: string[];
   grant: "authorization_code" | "client_credentials" | null;
   clientKind: ClientKind | null;
@@ -229,6 +231,7 @@ export function emptyGrant(serverUrl: string, issuer: string): GrantRecord {
     client: null,
     tokens: null,
     expiresAt: null,
+    obtainedAt: null,
     scopes: [],
     grant: null,
     clientKind: null,
