@@ -382,7 +382,7 @@ export class ServerAuthorizer {
     challenge: Challenge,
     scopes: string[],
     held: string | undefined,
-  ): Promise<AuthorizationRequiredError> {
+  ): Promise<AuthorizationRequiredError | AuthorizationFailedError> {
     const entering = this.#waiting === null;
     if (entering) this.#enterWaiting(held);
     if (this.#step) return this.requiredError();
@@ -403,12 +403,20 @@ export class ServerAuthorizer {
     try {
       await this.#begin(reason, challenge, scopes, prompt);
     } catch (error) {
-      // Discovery or registration failed: said as a failure; the user can still log in.
-      return new AuthorizationRequiredError(
-        this.name,
-        `${this.#needs()}: ${failureOf(error, this.#redactor).message}; then run \`${this.loginCommand}\``,
-        this.whenAuthorized(),
-        false,
+      // Discovery or registration failed: nothing the user can click. Said as a failure (no
+      // wait), with the OAuth error code; `auth login` stays the way to try again.
+      const f = failureOf(error, this.#redactor);
+      this.#activity({
+        kind: "failed",
+        issuer: this.provider.issuer,
+        error: f.code,
+        message: f.message,
+      });
+      this.#settle();
+      return new AuthorizationFailedError(
+        f.code,
+        `${this.#needs()}, and it cannot start: ${f.message}; fix that, then run \`${this.loginCommand}\``,
+        { cause: error },
       );
     }
     return this.requiredError();
@@ -515,7 +523,7 @@ export class ServerAuthorizer {
       : null;
     return new AuthorizationRequiredError(
       this.name,
-      `${this.#needs()}: ${how ? `${how}, or run` : "run"} \`${this.loginCommand}\`; its tools join once it is authorized`,
+      `${this.#needs()}: ${how ? `${how}, or run` : "run"} \`${this.loginCommand}\``,
       this.whenAuthorized(),
       step !== null,
     );

@@ -5,6 +5,8 @@ import { ADAPTERS } from "./spawnCli.js";
 export type ClientStep =
   | { call: string; args?: Record<string, unknown> }
   | { sleepMs: number }
+  /** Waits until this wall-clock time (epoch ms): lines up clients in different processes. */
+  | { sleepUntil: number }
   | { copy: string; to: string }
   /** Lists the tools again (into `tools`) once `name` is among them, or after 30 s. */
   | { listUntil: string };
@@ -37,6 +39,8 @@ const out = { tools: (await fetchTools(c, { requestTimeoutMs: 30000, maxPages: 1
 for (const step of steps) {
   if (step.sleepMs !== undefined) {
     await new Promise((r) => setTimeout(r, step.sleepMs));
+  } else if (step.sleepUntil !== undefined) {
+    await new Promise((r) => setTimeout(r, Math.max(0, step.sleepUntil - Date.now())));
   } else if (step.listUntil !== undefined) {
     for (let i = 0; i < 300 && !out.tools.includes(step.listUntil); i++) {
       await new Promise((r) => setTimeout(r, 100));
