@@ -1,5 +1,5 @@
-import { EMPTY_CATALOG } from "./_evolveCatalog.js";
 import { hvalues } from "./_hashDict.js";
+import { EMPTY_CATALOG } from "./catalog/evolveCatalog.js";
 import { closeNames } from "./closeNames.js";
 import type { McpResource, McpResourceTemplate } from "./events.js";
 import type { ExtensionState, RegisteredPrompt, State } from "./state.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OAUTH_COMMAND_SCHEMAS } from "./authorizationEvents.js";
+import { OAUTH_COMMAND_SCHEMAS } from "./authorization/authorizationEvents.js";
 import {
   CallOutcomeSchema,
   ConversationClientSchema,

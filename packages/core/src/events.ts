@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OAUTH_EVENT_SCHEMAS } from "./authorizationEvents.js";
+import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
 
 /** Schema version of every event type this build writes and reads. */
 export const EVENT_SCHEMA_VERSION = 1;

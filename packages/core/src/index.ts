@@ -33,7 +33,8 @@ export {
   RecordAuthorizationFailureCommandSchema,
   RecordTokenRefreshCommandSchema,
   RequireAuthorizationCommandSchema,
-} from "./authorizationEvents.js";
+} from "./authorization/authorizationEvents.js";
+export type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
 export { toolCallStats } from "./callStats.js";
 export {
   type Catalog,
@@ -190,7 +191,6 @@ export {
   ToolsInvalidatedSchema,
 } from "./events.js";
 export { evolve } from "./evolve.js";
-export type { ExtensionAuthorization } from "./evolveAuthorization.js";
 export { collisionOwners, findTool, getExtension, listExtensions } from "./extensions.js";
 export {
   type ConversationLog,

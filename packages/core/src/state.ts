@@ -1,5 +1,6 @@
 import { emptyHashDict, type HashDict } from "./_hashDict.js";
 import type { Dict } from "./_records.js";
+import type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
 import type {
   Anomaly,
   CallOutcome,
@@ -11,7 +12,6 @@ import type {
   McpTool,
   PendingRequest,
 } from "./events.js";
-import type { ExtensionAuthorization } from "./evolveAuthorization.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";

@@ -1,11 +1,21 @@
+import { hget, hset } from "../_hashDict.js";
 import type {
   McpPrompt,
   PromptsFetched,
   PromptsInvalidated,
   ResourcesFetched,
   ResourcesInvalidated,
-} from "./events.js";
-import type { ExtensionCatalog, ExtensionState, ListStatus, RegisteredPrompt } from "./state.js";
+} from "../events.js";
+import { nameToKey } from "../nameToKey.js";
+import { ignore } from "../reducer/ignore.js";
+import { update } from "../reducer/update.js";
+import type {
+  ExtensionCatalog,
+  ExtensionState,
+  ListStatus,
+  RegisteredPrompt,
+  State,
+} from "../state.js";
 
 const NEVER: ListStatus = Object.freeze({
   version: 0,
@@ -104,4 +114,16 @@ function registerPrompts(
     out.push({ publicName, rawName: raw.name, owner: ext.key, prompt });
   }
   return out;
+}
+
+/** G1: an extension's prompt or resource list; never touches tools or the cache version. */
+export function catalogChanged(
+  state: State,
+  e: PromptsInvalidated | PromptsFetched | ResourcesInvalidated | ResourcesFetched,
+): State {
+  const key = nameToKey(e.extension);
+  const ext = hget(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  const next = evolveCatalog(ext, e, state.ownerMetaKey);
+  return next === ext ? state : update(state, { extensions: hset(state.extensions, key, next) });
 }

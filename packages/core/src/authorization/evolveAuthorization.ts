@@ -1,5 +1,9 @@
+import { hget, hset } from "../_hashDict.js";
+import { nameToKey } from "../nameToKey.js";
+import { ignore } from "../reducer/ignore.js";
+import { update } from "../reducer/update.js";
+import type { ExtensionState, State } from "../state.js";
 import type { OAuthEvent } from "./authorizationEvents.js";
-import type { ExtensionState } from "./state.js";
 
 /** A1–A4: where an extension's OAuth authorization stands, as its events say (never a secret). */
 export interface ExtensionAuthorization {
@@ -37,6 +41,14 @@ const NONE: ExtensionAuthorization = Object.freeze({
   lastRefreshAt: null,
   refreshes: 0,
 });
+
+/** A1–A4: an OAuth event changes its extension's authorization and nothing else. */
+export function authorizationChanged(state: State, e: OAuthEvent): State {
+  const key = nameToKey(e.extension);
+  const ext = hget(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  return update(state, { extensions: hset(state.extensions, key, evolveAuthorization(ext, e)) });
+}
 
 /** Folds one OAuth event into its extension (the registry's tools are untouched). */
 export function evolveAuthorization(ext: ExtensionState, e: OAuthEvent): ExtensionState {

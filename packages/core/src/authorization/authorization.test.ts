@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { host } from "./_fixtures.test-helpers.js";
+import { host } from "../_fixtures.test-helpers.js";
+import { decide } from "../decide.js";
+import { decodeEvent } from "../decodeEvent.js";
+import { EVENT_SCHEMA_VERSION, REGISTRY_EVENT_TYPES, type ToolledgerEvent } from "../events.js";
+import { evolve } from "../evolve.js";
+import { getExtension } from "../extensions.js";
+import { listTools } from "../listTools.js";
+import type { State } from "../state.js";
 import { OAuthAuthorizedSchema } from "./authorizationEvents.js";
-import { decide } from "./decide.js";
-import { decodeEvent } from "./decodeEvent.js";
-import { EVENT_SCHEMA_VERSION, REGISTRY_EVENT_TYPES, type ToolledgerEvent } from "./events.js";
-import { evolve } from "./evolve.js";
-import { getExtension } from "./extensions.js";
-import { listTools } from "./listTools.js";
-import type { State } from "./state.js";
 
 function apply(state: State, command: Parameters<typeof decide>[1]): [State, ToolledgerEvent[]] {
   const d = decide(state, command);

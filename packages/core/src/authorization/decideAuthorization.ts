@@ -1,31 +1,17 @@
-import { hget, hkeys } from "./_hashDict.js";
+import { type At, accepted, type Decision, v } from "../decider/decision.js";
+import { requireExtension } from "../decider/requireExtension.js";
+import type { ToolledgerEvent } from "../events.js";
+import type { State } from "../state.js";
 import type { OAuthCommand } from "./authorizationEvents.js";
-import type { Decision } from "./decide.js";
-import { EVENT_SCHEMA_VERSION, type ToolledgerEvent } from "./events.js";
-import { nameToKey } from "./nameToKey.js";
-import type { State } from "./state.js";
-
-const v = EVENT_SCHEMA_VERSION;
 
 /**
  * A1–A4: an OAuth command of a known extension becomes its event, as given (the host
  * records what happened; nothing here is a secret: the adapter never hands one over).
  */
-export function decideAuthorization(
-  state: State,
-  command: OAuthCommand,
-  at: { at?: string },
-): Decision {
-  const key = nameToKey(command.extension);
-  if (!hget(state.extensions, key)) {
-    return {
-      ok: false,
-      error: {
-        code: "UNKNOWN_EXTENSION",
-        message: `no extension ${JSON.stringify(command.extension)} (key ${JSON.stringify(key)}); known: ${hkeys(state.extensions).sort().join(", ") || "none"}`,
-      },
-    };
-  }
+export function decideAuthorization(state: State, command: OAuthCommand, at: At): Decision {
+  const known = requireExtension(state, command.extension);
+  if (!known.ok) return known;
+  const key = known.key;
   let event: ToolledgerEvent;
   switch (command.type) {
     case "RequireAuthorization":
@@ -80,5 +66,5 @@ export function decideAuthorization(
       return unreachable;
     }
   }
-  return { ok: true, events: [event] };
+  return accepted([event]);
 }

@@ -1,0 +1,47 @@
+import { winnerOf, wireWinner } from "../_registry.js";
+import { classifyTool } from "../classifyTool.js";
+import { closeNames } from "../closeNames.js";
+import type { EnableError } from "../events.js";
+import { listTools } from "../listTools.js";
+import { ENABLE_TOOLS_NAME } from "../modelView.js";
+import type { State } from "../state.js";
+
+/** D5: all-or-nothing validation against the model-visible tools of the current registry. */
+export function validateEnable(state: State, names: readonly string[]): EnableError | null {
+  if (names.length === 0) {
+    return {
+      code: "EMPTY_REQUEST",
+      message: `${ENABLE_TOOLS_NAME} needs at least one exact tool name in "names"; nothing was enabled`,
+      invalid: [],
+    };
+  }
+  const invalid: EnableError["invalid"] = [];
+  let visibleNames: string[] | null = null;
+  for (const name of names) {
+    // R14: the model names tools by the wire names it was served; public names work too.
+    const tool =
+      winnerOf(state, name) ?? (state.wireNames.size > 0 ? wireWinner(state, name) : undefined);
+    const cls = tool ? classifyTool(state, tool).class : "hidden";
+    // Hidden tools are reported as unknown: R8 keeps them out of everything the model sees.
+    if (cls === "hidden") {
+      visibleNames ??= listTools(state)
+        .filter((t) => classifyTool(state, t).class !== "app-only")
+        .map((t) => t.wireName);
+      invalid.push({ name, reason: "unknown tool", suggestions: closeNames(name, visibleNames) });
+    } else if (cls === "app-only") {
+      invalid.push({ name, reason: "app-only tool (not visible to the model)", suggestions: [] });
+    }
+  }
+  if (invalid.length === 0) return null;
+  const detail = invalid
+    .map(
+      (i) =>
+        `${JSON.stringify(i.name)}: ${i.reason}${i.suggestions.length > 0 ? ` (did you mean ${i.suggestions.join(", ")}?)` : ""}`,
+    )
+    .join("; ");
+  return {
+    code: "INVALID_TOOL_NAMES",
+    message: `${ENABLE_TOOLS_NAME} enabled nothing: ${detail}. Use the exact names from the deferred tools list.`,
+    invalid,
+  };
+}

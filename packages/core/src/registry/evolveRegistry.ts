@@ -1,0 +1,239 @@
+import { hget, hset } from "../_hashDict.js";
+import { assignWireNames } from "../_registry.js";
+import type {
+  ExtensionAdded,
+  ExtensionRemoved,
+  HostStarted,
+  ToolsFetched,
+  ToolsFetchFailed,
+  ToolsInvalidated,
+} from "../events.js";
+import { nameToKey } from "../nameToKey.js";
+import { ignore } from "../reducer/ignore.js";
+import { sameStrings } from "../reducer/sameStrings.js";
+import { update } from "../reducer/update.js";
+import type { ExtensionState, FetchStatus, RegisteredTool, RejectedTool, State } from "../state.js";
+import { MAX_WIRE_NAME_LENGTH } from "../wireName.js";
+import { registerTools } from "./registerTools.js";
+import { replaceExtension } from "./replaceExtension.js";
+
+export type RegistryEvent =
+  | ExtensionAdded
+  | ExtensionRemoved
+  | ToolsInvalidated
+  | ToolsFetched
+  | ToolsFetchFailed
+  | HostStarted;
+
+/** The registry stream's events (R6–R14, C1): extensions, their tool fetches, host runs. */
+export function evolveRegistry(state: State, event: RegistryEvent): State {
+  switch (event.type) {
+    case "ExtensionAdded":
+      return extensionAdded(state, event);
+    case "ExtensionRemoved":
+      return extensionRemoved(state, event);
+    case "ToolsInvalidated":
+      return toolsInvalidated(state, event);
+    case "ToolsFetched":
+      return toolsFetched(state, event);
+    case "ToolsFetchFailed":
+      return toolsFetchFailed(state, event);
+    case "HostStarted":
+      return hostStarted(state, event);
+  }
+}
+
+/** R6: add, no-op on an identical config, replace (dropping tools) on a different one. */
+function extensionAdded(state: State, e: ExtensionAdded): State {
+  const key = nameToKey(e.name);
+  if (key === "")
+    return ignore(state, e.type, `extension name ${JSON.stringify(e.name)} has an empty key`);
+  const existing = hget(state.extensions, key);
+  const hidden = e.hidden || key.startsWith("_");
+  if (
+    existing &&
+    existing.name === e.name &&
+    existing.kind === e.kind &&
+    existing.exposeUnprefixed === e.exposeUnprefixed &&
+    existing.hidden === hidden &&
+    existing.configFingerprint === e.configFingerprint &&
+    sameStrings(existing.availableTools, e.availableTools)
+  ) {
+    return state;
+  }
+  const ext: ExtensionState = {
+    key,
+    name: e.name,
+    kind: e.kind,
+    exposeUnprefixed: e.exposeUnprefixed,
+    hidden,
+    availableTools: e.availableTools,
+    configFingerprint: e.configFingerprint,
+    fetch: { status: "never", version: null, error: null },
+    tools: [],
+    rejected: [],
+    staleFetches: 0,
+    lastStaleFetch: null,
+  };
+  return replaceExtension(state, key, existing, ext, state.version + 1);
+}
+
+/** R7 */
+function extensionRemoved(state: State, e: ExtensionRemoved): State {
+  const key = nameToKey(e.extension);
+  const existing = hget(state.extensions, key);
+  if (!existing) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  return replaceExtension(state, key, existing, undefined, state.version + 1);
+}
+
+/** R11: an extension said tools/list_changed; without one, the host's own invalidate. */
+function toolsInvalidated(state: State, e: ToolsInvalidated): State {
+  // Most of a long log: a key as written by the decider is found as is (R1 keys are fixed
+  // points of nameToKey), so only another spelling pays for normalising.
+  if (
+    e.extension !== undefined &&
+    !hget(state.extensions, e.extension) &&
+    !hget(state.extensions, nameToKey(e.extension))
+  )
+    return ignore(state, e.type, `no extension ${JSON.stringify(nameToKey(e.extension))}`);
+  return bumpVersion(state);
+}
+
+/** `update(state, { version: version + 1 })`, without the changes object, for the commonest event. */
+function bumpVersion(state: State): State {
+  return {
+    reducerVersion: state.reducerVersion,
+    ownerMetaKey: state.ownerMetaKey,
+    version: state.version + 1,
+    extensions: state.extensions,
+    unprefixed: state.unprefixed,
+    wireNames: state.wireNames,
+    collisions: state.collisions,
+    deferral: state.deferral,
+    enabled: state.enabled,
+    pending: state.pending,
+    answered: state.answered,
+    anomalies: state.anomalies,
+    anomalyCount: state.anomalyCount,
+    ignored: state.ignored,
+    ignoredCount: state.ignoredCount,
+    host: state.host,
+    conversation: state.conversation,
+    calls: state.calls,
+  };
+}
+
+/** R9, R11: register a fetch that started at the current version; a stale one changes nothing. */
+function toolsFetched(state: State, e: ToolsFetched): State {
+  const key = nameToKey(e.extension);
+  const ext = hget(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
+
+  // The registered tools, or those before a failed fetch emptied the extension.
+  const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext) ?? ext.tools);
+  const registration = registerTools(ext, e.tools, previous);
+  let tools = registration.tools;
+  let rejected = registration.rejected;
+  // R14: the common case (every name fits, nothing recorded, no renamed tool anywhere) costs nothing more.
+  // A tool kept from the previous list may still get another wire name (a new budget).
+  let renamed = false;
+  if (!registration.allFit || e.wireNames !== undefined || state.wireNames.size > 0) {
+    const recorded =
+      e.wireNames === undefined ? null : new Map(e.wireNames.map((w) => [w.rawName, w.wireName]));
+    const wires = assignWireNames(
+      state.extensions,
+      state.unprefixed,
+      state.wireNames,
+      ext,
+      tools,
+      recorded,
+      MAX_WIRE_NAME_LENGTH,
+    );
+    // Registered objects are shared with earlier states: a changed name makes a new one.
+    tools = tools.map((t, i) => {
+      if (t.wireName === wires[i]) return t;
+      renamed = true;
+      return { ...t, wireName: wires[i]! };
+    });
+  }
+  // The same tools as before keep the same list, so its sorted view and index stay cached.
+  if (!registration.reordered && !renamed && tools.length === previous.length)
+    tools = previous as RegisteredTool[];
+  if (rejected.length === 0 && ext.rejected.length === 0) rejected = ext.rejected as RejectedTool[];
+  // R9: a partial fetch registers what was gathered and says why it stopped.
+  const fetch: FetchStatus =
+    e.complete === false
+      ? { status: "partial", version: e.startedAtVersion, error: e.reason ?? "" }
+      : { status: "ok", version: e.startedAtVersion, error: null };
+  const next = withFetch(ext, fetch, tools, rejected);
+  return replaceExtension(state, key, ext, next, state.version);
+}
+
+/** R9: a failed fetch leaves the extension with no tools and a diagnostic. */
+function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
+  const key = nameToKey(e.extension);
+  const ext = hget(state.extensions, key);
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
+  if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
+  const next = withFetch(
+    ext,
+    { status: "failed", version: e.startedAtVersion, error: e.error },
+    [],
+    [],
+  );
+  remember(ext, next);
+  return replaceExtension(state, key, ext, next, state.version);
+}
+
+/**
+ * The tools an extension registered before a failed fetch emptied it, so the fetch that
+ * recovers it can keep their objects (see toolsFetched). A cache beside the state, keyed by
+ * the immutable extension object: a state read back from JSON only loses the reuse.
+ */
+const lastRegistered = new WeakMap<ExtensionState, readonly RegisteredTool[]>();
+
+function remember(before: ExtensionState, after: ExtensionState): void {
+  const tools = before.tools.length > 0 ? before.tools : lastRegistered.get(before);
+  if (tools) lastRegistered.set(after, tools);
+}
+
+/**
+ * The extension after a fetch: copied, then assigned (a spread literal that redefines keys
+ * takes V8's slow path, and this runs for every fetch); fields added later are kept.
+ */
+function withFetch(
+  ext: ExtensionState,
+  fetch: FetchStatus,
+  tools: readonly RegisteredTool[],
+  rejected: readonly RejectedTool[],
+): ExtensionState {
+  const next = { ...ext };
+  next.fetch = fetch;
+  next.tools = tools;
+  next.rejected = rejected;
+  return next;
+}
+
+function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number): State {
+  const next: ExtensionState = {
+    ...ext,
+    staleFetches: ext.staleFetches + 1,
+    lastStaleFetch: { startedAtVersion, version: state.version },
+  };
+  if (ext.tools.length === 0) remember(ext, next);
+  return update(state, { extensions: hset(state.extensions, ext.key, next) });
+}
+
+/** C1: a host run began; the registry itself is untouched. */
+function hostStarted(state: State, e: HostStarted): State {
+  return update(state, {
+    host: {
+      hostname: e.hostname,
+      pid: e.pid ?? null,
+      toolledgerVersion: e.toolledgerVersion ?? null,
+      startedAt: e.at ?? null,
+      runs: (state.host?.runs ?? 0) + 1,
+    },
+  });
+}
