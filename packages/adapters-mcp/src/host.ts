@@ -366,7 +366,12 @@ export class ToolledgerHost {
           await this.#connect(key, entry ? this.#retryNote(entry) : "");
           return { name: config.name, key, ok: true };
         } catch (error) {
-          if (entry && this.#entries.get(key) === entry) this.#retryLater(key, entry);
+          if (
+            entry &&
+            this.#entries.get(key) === entry &&
+            !this.#untilAuthorized(key, entry, error)
+          )
+            this.#retryLater(key, entry);
           return { name: config.name, key, ok: false, error: asAdapterError(error) };
         }
       }),
@@ -515,18 +520,21 @@ export class ToolledgerHost {
       return this.#refreshing;
     }
     const run = (async () => {
-      try {
-        for (let round = 0; round < 10; round++) {
-          this.#refreshAgain = false;
-          const stale = staleExtensions(this.state).filter((key) => this.#live(key));
-          if (stale.length === 0 && !this.#refreshAgain) break;
-          await Promise.all(stale.map((key) => this.#fetchOne(key)));
-        }
-      } finally {
-        this.#refreshing = null;
+      for (let round = 0; round < 10; round++) {
+        this.#refreshAgain = false;
+        const stale = staleExtensions(this.state).filter((key) => this.#live(key));
+        if (stale.length === 0 && !this.#refreshAgain) break;
+        await Promise.all(stale.map((key) => this.#fetchOne(key)));
       }
     })();
+    // Cleared once settled, by identity: a run with nothing stale settles before this line,
+    // and clearing it inside would leave a settled run here forever (no refresh ever again,
+    // and settled() spinning).
     this.#refreshing = run;
+    const clear = () => {
+      if (this.#refreshing === run) this.#refreshing = null;
+    };
+    run.then(clear, clear);
     return run;
   }
 

@@ -2,6 +2,7 @@
 // server of our own (servers/oauthProtected: a strict authorization server and a resource
 // server on loopback), with the MCP SDK's client driving `serve` as a host would and a
 // headless $BROWSER following the authorization redirect.
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -271,4 +272,110 @@ describe("A1–A4 OAuth with a real OAuth-protected MCP server of our own", () =
     // One authorization for both: neither process had to ask the user again.
     expect(stats.authorizations.length).toBe(1);
   }, 240_000);
+
+  test("A4 inside serve (an SSE server): the browser step once; calls meanwhile say `toolledger auth login`; tools join with list_changed", async () => {
+    const dir = tempDir();
+    const server = await oauthServer([]);
+    const file = config(dir, { notes: { type: "sse", url: server.sse } });
+    const urls = join(dir, "browser-urls.txt");
+    const env = userEnv(dir, {
+      BROWSER: `${process.execPath} ${join(REPO, "packages", "cli", "src", "_testing", "recordingBrowser.mjs")}`,
+      BROWSER_URL_FILE: urls,
+    });
+    const db = join(dir, "sessions.db");
+    const serving = serveWithClient(
+      dir,
+      env,
+      ["--config", file, "--db", db],
+      [
+        { call: "notes__list_notes" },
+        { listUntil: "notes__list_notes" },
+        { call: "notes__list_notes" },
+      ],
+    );
+    // The user opens the page a while later (the headless browser follows it to the callback).
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(urls) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const url = readFileSync(urls, "utf8").trim();
+    expect(url.startsWith(`${server.issuer}/authorize?`)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1500));
+    const opened = await runNode([HEADLESS, url], { cwd: dir, env, timeoutMs: 30_000 });
+    expect(opened.code, opened.stderr).toBe(0);
+    const { out, stderr } = await serving;
+
+    // Meanwhile: a tool error that says what to do.
+    expect(out.steps[0]?.result?.isError).toBe(true);
+    expect(text(out.steps[0])).toContain('extension "notes" needs OAuth authorization');
+    expect(text(out.steps[0])).toContain(`toolledger auth login notes --config ${file}`);
+    // Then the tools joined, the client was told, and the call went through.
+    expect(out.listChanged).toBeGreaterThanOrEqual(1);
+    expect(text(out.steps[1])).toBe("[]");
+    // Once: one browser step, one authorization.
+    expect(readFileSync(urls, "utf8").trim().split("\n")).toHaveLength(1);
+    expect((await server.stats()).authorizations).toHaveLength(1);
+    expect(stderr).toContain("needs OAuth authorization; a browser opened");
+
+    const sessions = JSON.parse(
+      (await runCli(["sessions", "--db", db, "--json"], { cwd: dir, env })).stdout,
+    ) as { session: string }[];
+    const exported = await runCli(["export", sessions[0]!.session, "--db", db], { cwd: dir, env });
+    const types = exported.stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { event: { type: string } }).event.type);
+    expect(types).toEqual(
+      expect.arrayContaining(["OAuthAuthorizationRequired", "OAuthAuthorized"]),
+    );
+    const required = exported.stdout
+      .split("\n")
+      .find((l) => l.includes("OAuthAuthorizationRequired"))!;
+    expect(JSON.parse(required).event).toMatchObject({
+      extension: "notes",
+      issuer: server.issuer,
+      scopes: ["notes:read"],
+      reason: "no_token",
+      prompt: "browser",
+    });
+  }, 240_000);
+
+  test("A1 `auth login --no-browser`: the URL printed, the address the browser ended on pasted", async () => {
+    const dir = tempDir();
+    const server = await oauthServer([]);
+    const file = config(dir, { notes: { url: server.mcp } });
+    const env = userEnv(dir, { BROWSER: "/nonexistent/browser" });
+    const child = spawn(
+      process.execPath,
+      [CLI, "auth", "login", "notes", "--config", file, "--no-browser"],
+      {
+        cwd: dir,
+        env,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    const printed = new Promise<string>((resolve) => {
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c.toString();
+        const m = /\n {2}(http\S+)\n/.exec(stderr);
+        if (m && stderr.includes("paste here")) resolve(m[1]!);
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const url = await printed;
+    // On another machine's browser: the authorization server redirects to a loopback address
+    // that does not load there; the user copies it from the address bar.
+    const response = await fetch(url, { redirect: "manual" });
+    const callback = response.headers.get("location")!;
+    expect(callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    child.stdin.write("not the address\n");
+    child.stdin.write(`${callback}\n`);
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).toContain("that is not the address of this authorization");
+    expect(stderr).toContain(`authorized notes with ${server.issuer}`);
+    // The code was pasted, never echoed back.
+    const code = new URL(callback).searchParams.get("code")!;
+    expect(stderr).not.toContain(code);
+    const stats = await server.stats();
+    expect(stats.codeExchanges).toBe(1);
+  }, 120_000);
 });

@@ -78,7 +78,7 @@ export interface ServerAuthorizerOptions {
   watchIntervalMs?: number;
 }
 
-/** A4: the most browser steps one server may start in one process (step-up included). */
+/** A4: the most browser steps one server may start while it waits for authorization (step-up included). */
 const MAX_PROMPTS = 3;
 
 /**
@@ -106,11 +106,15 @@ export class ServerAuthorizer {
   #renewing: Promise<string | undefined> | null = null;
   #step: AuthorizationStep | null = null;
   readonly #prompted = new Set<string>();
+  /** Scope sets an authorization did not grant in full: a step-up never asks for them again. */
+  readonly #ungranted = new Set<string>();
   /** While authorization is required: settles when a token arrives. */
   #waiting: { promise: Promise<void>; resolve: () => void; token: string | undefined } | null =
     null;
   #watch: NodeJS.Timeout | undefined;
   #watchedAt = 0;
+  /** The OAuth error of the last failed renewal (`invalid_grant`…): why authorization is required again. */
+  #lastFailure: string | null = null;
   #closed = false;
 
   constructor(options: ServerAuthorizerOptions) {
@@ -231,9 +235,16 @@ export class ServerAuthorizer {
       token = await this.#after401(token, challenge);
       response = await this.#send(input, init, headers, token);
       if (response.status === 401) {
-        const again = extractWWWAuthenticateParams(response);
+        // A token just renewed, refused at once: asking the user again would loop.
         await discard(response);
-        throw await this.#require("rejected", again, this.#scope(splitScopes(again.scope)), token);
+        const message = `${this.name} refused the token its authorization server just issued (HTTP 401); check that the server and its authorization server agree (audience, resource), then run \`${this.loginCommand}\``;
+        this.#activity({
+          kind: "failed",
+          issuer: this.provider.issuer,
+          error: "invalid_token",
+          message,
+        });
+        throw new AuthorizationFailedError("invalid_token", message);
       }
     }
     if (response.status === 403) {
@@ -285,7 +296,8 @@ export class ServerAuthorizer {
     if (this.#step) throw this.requiredError();
     const renewed = await this.#renew(rejected, challenge);
     if (renewed !== undefined && renewed !== rejected) return renewed;
-    throw await this.#require(rejected ? "rejected" : "no_token", challenge, scopes, rejected);
+    const reason = this.#lastFailure ?? (rejected ? "rejected" : "no_token");
+    throw await this.#require(reason, challenge, scopes, rejected);
   }
 
   /**
@@ -294,47 +306,52 @@ export class ServerAuthorizer {
    * credentials. Undefined when only the user can help.
    */
   #renew(stale: string | undefined, challenge: Challenge): Promise<string | undefined> {
-    this.#renewing ??= (async () => {
-      try {
-        if (this.provider.clientCredentials && !this.provider.issuer)
-          await this.#discover(challenge);
-        const issuer = this.provider.issuer;
-        if (!issuer) return undefined;
-        return await this.#options.store.lock(this.serverUrl, issuer, async () => {
-          const grant = this.#reload();
-          const token = grant?.tokens?.access_token;
-          if (grant && token !== undefined && token !== stale && !this.#expiring(grant)) {
-            this.#adopted(grant);
-            return token;
-          }
-          if (this.provider.clientCredentials) return this.#clientCredentials(challenge);
-          if (!grant?.tokens?.refresh_token) return undefined;
-          const refreshed = await refreshGrant(this.provider, grant, {
-            fetch: this.#base,
-            now: this.#now,
-            redactor: () => this.#redactor,
-          });
-          this.#reload();
-          if (refreshed.ok) {
-            this.#activity({ kind: "refreshed", ...refreshed.activity });
-            this.#settle();
-            return refreshed.token;
-          }
-          this.#activity({
-            kind: "failed",
-            issuer,
-            error: refreshed.error,
-            message: refreshed.message,
-          });
-          if (refreshed.retryLater)
-            throw new AuthorizationFailedError(refreshed.error, refreshed.message);
-          return undefined;
-        });
-      } finally {
-        this.#renewing = null;
+    if (this.#renewing) return this.#renewing;
+    const renewing = this.#renewOnce(stale, challenge);
+    this.#renewing = renewing;
+    // Cleared once settled (an async function may settle before this assignment ran).
+    const clear = () => {
+      if (this.#renewing === renewing) this.#renewing = null;
+    };
+    renewing.then(clear, clear);
+    return renewing;
+  }
+
+  async #renewOnce(stale: string | undefined, challenge: Challenge): Promise<string | undefined> {
+    if (this.provider.clientCredentials && !this.provider.issuer) await this.#discover(challenge);
+    const issuer = this.provider.issuer;
+    if (!issuer) return undefined;
+    return this.#options.store.lock(this.serverUrl, issuer, async () => {
+      const grant = this.#reload();
+      const token = grant?.tokens?.access_token;
+      if (grant && token !== undefined && token !== stale && !this.#expiring(grant)) {
+        this.#adopted(grant);
+        return token;
       }
-    })();
-    return this.#renewing;
+      if (this.provider.clientCredentials) return this.#clientCredentials(challenge);
+      if (!grant?.tokens?.refresh_token) return undefined;
+      const refreshed = await refreshGrant(this.provider, grant, {
+        fetch: this.#base,
+        now: this.#now,
+        redactor: () => this.#redactor,
+      });
+      this.#reload();
+      if (refreshed.ok) {
+        this.#activity({ kind: "refreshed", ...refreshed.activity });
+        this.#settle();
+        return refreshed.token;
+      }
+      this.#activity({
+        kind: "failed",
+        issuer,
+        error: refreshed.error,
+        message: refreshed.message,
+      });
+      this.#lastFailure = refreshed.error;
+      if (refreshed.retryLater)
+        throw new AuthorizationFailedError(refreshed.error, refreshed.message);
+      return undefined;
+    });
   }
 
   /** A1, machine to machine: a token for the configured client, no user involved. */
@@ -455,6 +472,8 @@ export class ServerAuthorizer {
       if (outcome.ok) {
         const grant = this.#reload();
         if (grant) this.#authorizedActivity(grant);
+        // Scopes asked for and not granted are not asked for again (a bounded step-up).
+        if (!scopes.every((x) => grant?.scopes.includes(x))) this.#ungranted.add(scopes.join(" "));
         this.#settle();
       } else if (outcome.error !== "cancelled") {
         this.#activity({
@@ -504,10 +523,12 @@ export class ServerAuthorizer {
     this.#settle();
   }
 
-  /** A token is there: the wait ends (once), the watch stops. */
+  /** A token is there: the wait ends (once), the watch stops; a later need may ask the user again. */
   #settle(): void {
     const waiting = this.#waiting;
     this.#waiting = null;
+    this.#prompted.clear();
+    this.#lastFailure = null;
     clearInterval(this.#watch);
     this.#watch = undefined;
     waiting?.resolve();
@@ -547,7 +568,8 @@ export class ServerAuthorizer {
     const granted = this.#grant()?.scopes ?? [];
     if (asked.length === 0 || asked.every((s) => granted.includes(s))) return null;
     const scopes = union(this.#scope(granted), asked);
-    return this.#prompted.has(scopes.join(" ")) ? null : scopes;
+    const key = scopes.join(" ");
+    return this.#prompted.has(key) || this.#ungranted.has(key) ? null : scopes;
   }
 
   async #discover(challenge: Challenge): Promise<void> {

@@ -148,6 +148,15 @@ export class AuthorizationServer {
         return this.#token(req, new URLSearchParams(await readBody(req)));
       case "POST /revoke":
         return this.#revoke(new URLSearchParams(await readBody(req)));
+      // Test controls: the server loses its registrations, or every grant is revoked.
+      case "POST /_forget-clients":
+        for (const [id, c] of this.#clients)
+          if (c.redirectUris.length > 0) this.#clients.delete(id);
+        return { status: 204 };
+      case "POST /_revoke-all":
+        for (const t of [...this.#access.values(), ...this.#refresh.values()])
+          this.#revokedFamilies.add(t.family);
+        return { status: 204 };
     }
     return { status: 404 };
   }

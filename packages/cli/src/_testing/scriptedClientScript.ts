@@ -21,6 +21,8 @@ export interface ClientStepResult {
 export interface ClientOutput {
   tools: string[];
   steps: ClientStepResult[];
+  /** How many notifications/tools/list_changed the gateway sent. */
+  listChanged: number;
 }
 
 /**
@@ -34,7 +36,8 @@ export function scriptedClientScript(): string {
 import { copyFileSync, existsSync } from "node:fs";
 import { ExtensionConnection, fetchTools } from ${JSON.stringify(pathToFileURL(ADAPTERS).href)};
 const { target, steps } = JSON.parse(process.argv[2]);
-const c = await ExtensionConnection.connect({ name: "gateway", ...target }, { connectTimeoutMs: 30000 });
+let listChanged = 0;
+const c = await ExtensionConnection.connect({ name: "gateway", ...target }, { connectTimeoutMs: 30000, onListChanged: () => listChanged++ });
 const out = { tools: (await fetchTools(c, { requestTimeoutMs: 30000, maxPages: 10 })).tools.map((t) => t.name), steps: [] };
 for (const step of steps) {
   if (step.sleepMs !== undefined) {
@@ -56,6 +59,7 @@ for (const step of steps) {
     }
   }
 }
+out.listChanged = listChanged;
 await c.close();
 process.stdout.write(JSON.stringify(out));
 `;
