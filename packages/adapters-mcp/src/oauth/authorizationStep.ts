@@ -1,10 +1,10 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Redactor } from "../redactor.js";
+import type { AuthorizationPrompt, Challenge } from "./authorizationTypes.js";
 import { CallbackListener, type CallbackResult } from "./callbackListener.js";
 import { failureOf } from "./oauthFailure.js";
 import type { BrowserOutcome } from "./openBrowser.js";
-import type { AuthorizationPrompt, Challenge } from "./serverAuthorizer.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";
 
 export type StepOutcome = { ok: true } | { ok: false; error: string; message: string };

@@ -5,18 +5,18 @@ export {
   findAuthorizationRequired,
 } from "./authorizationRequiredError.js";
 export type { StepOutcome } from "./authorizationStep.js";
+export type {
+  AuthorizationPrompt,
+  OAuthActivity,
+  ServerAuthorizerOptions,
+} from "./authorizationTypes.js";
 export { CALLBACK_PATH } from "./callbackListener.js";
 export { activityCommand, hostAuthorizer, type OAuthRuntime } from "./oauthRuntime.js";
 export { type OAuthSettings, oauthSecretValues } from "./oauthSettings.js";
 export { type OAuthGrantStatus, type OAuthServerStatus, readOAuthStatus } from "./oauthStatus.js";
 export { type BrowserOutcome, browserCommands, openBrowser } from "./openBrowser.js";
 export type { RevokeOutcome } from "./revokeGrant.js";
-export {
-  type AuthorizationPrompt,
-  type OAuthActivity,
-  ServerAuthorizer,
-  type ServerAuthorizerOptions,
-} from "./serverAuthorizer.js";
+export { ServerAuthorizer } from "./serverAuthorizer.js";
 export {
   type ClientKind,
   type GrantRecord,

@@ -1,11 +1,8 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Command } from "@toolledger/core";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import {
-  type AuthorizationPrompt,
-  type OAuthActivity,
-  ServerAuthorizer,
-} from "./serverAuthorizer.js";
+import type { AuthorizationPrompt, OAuthActivity } from "./authorizationTypes.js";
+import { ServerAuthorizer } from "./serverAuthorizer.js";
 import type { OAuthTokenStore } from "./tokenStore.js";
 
 /**
