@@ -28,6 +28,10 @@ export interface SessionRow {
   status: "open" | "closed" | null;
   calls: number | null;
   enabled: number | null;
+  /** An imported session's source (`goose sqlite <id>`), null for one recorded here. */
+  source: string | null;
+  /** An imported sub-agent's parent conversation. */
+  parent: string | null;
 }
 
 /** Reads what a stream is from its own events (a conversation's are folded without its registry). */
@@ -58,13 +62,21 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
       status: null,
       calls: null,
       enabled: null,
+      source: null,
+      parent: null,
     };
   }
   let state = initialState();
   let lastAt: string | undefined;
+  let imported: { source: string | null; parent: string | null } = { source: null, parent: null };
   for (const stored of await readWholeStream(store, s.sessionId)) {
     state = evolve(state, stored.event);
     lastAt = stored.event.at ?? lastAt;
+    if (stored.event.type === "SessionImported")
+      imported = {
+        source: `${stored.event.host} ${stored.event.format} ${stored.event.sourceSession}`,
+        parent: stored.event.parentConversation,
+      };
   }
   const c = state.conversation;
   if (e?.type !== "ConversationStarted" || c === null) {
@@ -78,6 +90,8 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
       status: null,
       calls: null,
       enabled: state.enabled.length,
+      source: imported.source,
+      parent: imported.parent,
     };
   }
   return {
@@ -90,5 +104,7 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
     status: c.status,
     calls: state.calls.started,
     enabled: state.enabled.length,
+    source: imported.source,
+    parent: imported.parent,
   };
 }

@@ -94,6 +94,8 @@ function fail(code: DecodeErrorCode, path: string, message: string): DecodeResul
  */
 export function decodeCommonEvent(raw: Record<string, unknown>): ToolledgerEvent | undefined {
   if (raw.v !== EVENT_SCHEMA_VERSION) return undefined;
+  // An imported event's origin is checked by its schema (the hand checks know no origin).
+  if ("origin" in raw) return undefined;
   if (raw.type === "ToolsFetched") return decodeToolsFetched(raw);
   if (raw.type === "ToolCallStarted") return decodeCallStarted(raw);
   if (raw.type === "ToolCallFinished") return decodeCallFinished(raw);

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
+import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
+import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
+import { origin } from "./origin.js";
 
-/** Schema version of every event type this build writes and reads. */
-export const EVENT_SCHEMA_VERSION = 1;
+export { EVENT_SCHEMA_VERSION };
 
 const v = z.literal(EVENT_SCHEMA_VERSION);
 /** Optional ISO-8601 time supplied by whoever appends the event (E2: never made by the reducer). */
@@ -41,6 +43,7 @@ export const ExtensionAddedSchema = z.object({
   availableTools: z.array(z.string()).default([]),
   /** Fingerprint of the connection config: secrets enter it only hashed (R6). */
   configFingerprint: z.string(),
+  origin,
 });
 export type ExtensionAdded = z.infer<typeof ExtensionAddedSchema>;
 
@@ -50,6 +53,7 @@ export const ExtensionRemovedSchema = z.object({
   at,
   /** Extension name or key; normalised with nameToKey. */
   extension: z.string(),
+  origin,
 });
 export type ExtensionRemoved = z.infer<typeof ExtensionRemovedSchema>;
 
@@ -59,6 +63,7 @@ export const ToolsInvalidatedSchema = z.object({
   at,
   /** The extension that said tools/list_changed; absent: the host's own invalidate (R11). */
   extension: z.string().optional(),
+  origin,
 });
 export type ToolsInvalidated = z.infer<typeof ToolsInvalidatedSchema>;
 
@@ -80,6 +85,7 @@ export const ToolsFetchedSchema = z.object({
    * host's budget), by raw name. Recorded so replay serves the same names; absent: none.
    */
   wireNames: z.array(z.object({ rawName: z.string(), wireName: z.string() })).optional(),
+  origin,
 });
 export type ToolsFetched = z.infer<typeof ToolsFetchedSchema>;
 
@@ -91,6 +97,7 @@ export const ToolsFetchFailedSchema = z.object({
   startedAtVersion: z.number().int().nonnegative(),
   /** A short, secret-free description of what went wrong. */
   error: z.string(),
+  origin,
 });
 export type ToolsFetchFailed = z.infer<typeof ToolsFetchFailedSchema>;
 
@@ -103,6 +110,7 @@ export const DeferralConfiguredSchema = z.object({
   at,
   mode: DeferralModeSchema,
   alwaysLoad: z.array(z.string()).default([]),
+  origin,
 });
 export type DeferralConfigured = z.infer<typeof DeferralConfiguredSchema>;
 
@@ -112,6 +120,7 @@ export const EnableToolsRequestedSchema = z.object({
   at,
   callId: z.string(),
   names: z.array(z.string()),
+  origin,
 });
 export type EnableToolsRequested = z.infer<typeof EnableToolsRequestedSchema>;
 
@@ -138,6 +147,7 @@ export const EnableToolsRespondedSchema = z.object({
   callId: z.string(),
   ok: z.boolean(),
   error: EnableErrorSchema.optional(),
+  origin,
 });
 export type EnableToolsResponded = z.infer<typeof EnableToolsRespondedSchema>;
 
@@ -161,10 +171,11 @@ export const CompactedSchema = z.object({
   answered: z.array(z.string()).default([]),
   anomalies: z.array(AnomalySchema).default([]),
   anomalyCount: z.number().int().nonnegative().default(0),
+  origin,
 });
 export type Compacted = z.infer<typeof CompactedSchema>;
 
-export const ClearedSchema = z.object({ type: z.literal("Cleared"), v, at });
+export const ClearedSchema = z.object({ type: z.literal("Cleared"), v, at, origin });
 export type Cleared = z.infer<typeof ClearedSchema>;
 
 /** A prompt as an MCP server sent it (G1); only `name` is required, the rest is kept as sent. */
@@ -194,6 +205,7 @@ export const PromptsInvalidatedSchema = z.object({
   v,
   at,
   extension: z.string(),
+  origin,
 });
 export type PromptsInvalidated = z.infer<typeof PromptsInvalidatedSchema>;
 
@@ -210,6 +222,7 @@ export const PromptsFetchedSchema = z.object({
   startedAtVersion: z.number().int().nonnegative(),
   prompts: z.array(McpPromptSchema),
   error: z.string().optional(),
+  origin,
 });
 export type PromptsFetched = z.infer<typeof PromptsFetchedSchema>;
 
@@ -219,6 +232,7 @@ export const ResourcesInvalidatedSchema = z.object({
   v,
   at,
   extension: z.string(),
+  origin,
 });
 export type ResourcesInvalidated = z.infer<typeof ResourcesInvalidatedSchema>;
 
@@ -232,6 +246,7 @@ export const ResourcesFetchedSchema = z.object({
   resources: z.array(McpResourceSchema),
   resourceTemplates: z.array(McpResourceTemplateSchema).default([]),
   error: z.string().optional(),
+  origin,
 });
 export type ResourcesFetched = z.infer<typeof ResourcesFetchedSchema>;
 /** C1/C3: a host run started writing its registry stream (a run, or a resume, of the host). */
@@ -244,6 +259,7 @@ export const HostStartedSchema = z.object({
   pid: z.number().int().nonnegative().optional(),
   /** The toolledger release that wrote the run. */
   toolledgerVersion: z.string().optional(),
+  origin,
 });
 export type HostStarted = z.infer<typeof HostStartedSchema>;
 
@@ -274,6 +290,7 @@ const conversationOpening = {
 export const ConversationStartedSchema = z.object({
   type: z.literal("ConversationStarted"),
   ...conversationOpening,
+  origin,
 });
 export type ConversationStarted = z.infer<typeof ConversationStartedSchema>;
 
@@ -281,6 +298,7 @@ export type ConversationStarted = z.infer<typeof ConversationStartedSchema>;
 export const ConversationResumedSchema = z.object({
   type: z.literal("ConversationResumed"),
   ...conversationOpening,
+  origin,
 });
 export type ConversationResumed = z.infer<typeof ConversationResumedSchema>;
 
@@ -290,6 +308,7 @@ export const ConversationClosedSchema = z.object({
   v,
   at,
   reason: z.string(),
+  origin,
 });
 export type ConversationClosed = z.infer<typeof ConversationClosedSchema>;
 
@@ -318,6 +337,7 @@ export const ToolCallStartedSchema = z.object({
   rawName: z.string().nullable().default(null),
   /** Recorded only when the host opts in: truncated, secrets redacted. */
   arguments: z.unknown().optional(),
+  origin,
 });
 export type ToolCallStarted = z.infer<typeof ToolCallStartedSchema>;
 
@@ -334,6 +354,7 @@ export const ToolCallFinishedSchema = z.object({
   error: z.string().nullable().default(null),
   /** Recorded only when the host opts in: truncated, secrets redacted. */
   result: z.unknown().optional(),
+  origin,
 });
 export type ToolCallFinished = z.infer<typeof ToolCallFinishedSchema>;
 
@@ -358,6 +379,8 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ConversationClosedSchema,
   ToolCallStartedSchema,
   ToolCallFinishedSchema,
+  SessionImportedSchema,
+  UsageRecordedSchema,
   ...OAUTH_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;

@@ -4,6 +4,7 @@ import { catalogChanged } from "./catalog/evolveCatalog.js";
 import { evolveConversation } from "./conversation/evolveConversation.js";
 import { evolveDeferral } from "./deferral/evolveDeferral.js";
 import type { ToolledgerEvent } from "./events.js";
+import { evolveImported } from "./imported/evolveImported.js";
 import { evolveRegistry } from "./registry/evolveRegistry.js";
 import type { State } from "./state.js";
 
@@ -44,6 +45,9 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "OAuthTokenRefreshed":
     case "OAuthAuthorizationFailed":
       return authorizationChanged(state, event);
+    case "SessionImported":
+    case "UsageRecorded":
+      return evolveImported(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -201,7 +201,17 @@ export {
   readWholeStream,
   registryStreamOf,
 } from "./foldConversation.js";
+export {
+  type FoldedEvent,
+  foldOrderedConversation,
+} from "./foldOrderedConversation.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
+export {
+  type SessionImported,
+  SessionImportedSchema,
+  type UsageRecorded,
+  UsageRecordedSchema,
+} from "./imported/importedEvents.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export {
@@ -212,6 +222,13 @@ export {
 } from "./mcpToolDefinition.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
+export { type OrderedEvent, orderConversation } from "./orderConversation.js";
+export {
+  type EventOrigin,
+  type EventOriginKind,
+  EventOriginKindSchema,
+  EventOriginSchema,
+} from "./origin.js";
 export {
   ALWAYS_LOAD_ENV,
   DEFERRAL_ENV,

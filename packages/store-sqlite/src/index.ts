@@ -21,6 +21,11 @@ export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
 export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
 export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";
 export {
+  readSqliteSnapshot,
+  type SnapshotOptions,
+  type SnapshotQuery,
+} from "./readSqliteSnapshot.js";
+export {
   readMaintenanceLog,
   type ScrubOptions,
   type ScrubRedactor,

@@ -20,6 +20,9 @@ interface StreamImport {
 }
 
 export async function importCommand(args: readonly string[], deps: Deps): Promise<number> {
+  // `toolledger import goose …`: goose's own sessions (a file named goose: `./goose`).
+  if (args[0] === "goose")
+    return (await import("./importGoose.js")).importGooseCommand(args.slice(1), deps);
   const cmd = startCommand(importSpec, args, deps);
   if (!cmd) return EXIT.ok;
   const { parsed, o } = cmd;

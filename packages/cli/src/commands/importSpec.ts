@@ -26,5 +26,6 @@ export const importSpec: CommandSpec = {
     "toolledger import session.jsonl",
     "toolledger export conv-20261130-162107-5f3a9c1e | toolledger import - --db ./copy.db",
     "toolledger import bug-report.jsonl --session bug-1234 --db ./triage.db",
+    "toolledger import goose --session 20261130_3   # goose's own sessions: see `toolledger import goose --help`",
   ],
 };

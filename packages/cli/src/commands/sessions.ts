@@ -30,6 +30,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
       o.note(`no sessions in ${location.path}; run \`toolledger demo\` to record one`);
       return EXIT.ok;
     }
+    const imported = rows.some((r) => r.source !== null);
     o.data(
       formatTable(
         rows.map((r) => [
@@ -42,9 +43,21 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
           r.calls === null ? "-" : String(r.calls),
           r.enabled === null ? "-" : String(r.enabled),
           String(r.events),
+          // Only when something was imported: a ledger of its own sessions reads as before.
+          ...(imported ? [r.source ?? "-"] : []),
         ]),
         {
-          header: ["SESSION", "CLIENT", "HOST", "STARTED", "ENDED", "CALLS", "ENABLED", "EVENTS"],
+          header: [
+            "SESSION",
+            "CLIENT",
+            "HOST",
+            "STARTED",
+            "ENDED",
+            "CALLS",
+            "ENABLED",
+            "EVENTS",
+            ...(imported ? ["SOURCE"] : []),
+          ],
           right: [5, 6, 7],
           styleHeader: o.out.bold,
         },

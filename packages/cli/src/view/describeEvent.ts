@@ -7,6 +7,7 @@ import {
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { describeOAuthChange, oauthChange } from "../oauthChange.js";
+import { withOrigin } from "./describeOrigin.js";
 
 export type Severity = "info" | "ok" | "warn" | "error";
 
@@ -67,6 +68,18 @@ function ownerOf(state: State, name: string): string {
  * the description and the index of the related event, if any.
  */
 export function describeEvent(
+  event: AnyEvent,
+  index: number,
+  before: State,
+  after: State,
+  ctx: DescribeContext,
+): EventDescription & { related?: number } {
+  const d = describeKnown(event, index, before, after, ctx);
+  // An imported event says where it came from (issue 26): the one line ends with it.
+  return withOrigin(d, event, before);
+}
+
+function describeKnown(
   event: AnyEvent,
   index: number,
   before: State,

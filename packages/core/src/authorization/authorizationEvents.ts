@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { EVENT_SCHEMA_VERSION } from "../eventSchemaVersion.js";
+import { origin } from "../origin.js";
 
 // A1–A4: what a host records of its OAuth authorizations with remote servers. Never a token,
 // a code, a verifier or a client secret: issuers, scopes, expiry and error codes only.
 
-const v = z.literal(1);
+const v = z.literal(EVENT_SCHEMA_VERSION);
 const at = z.string().optional();
 /** The extension's key (R1). */
 const extension = z.string();
@@ -29,6 +31,7 @@ export const OAuthAuthorizationRequiredSchema = z.object({
   reason: z.string(),
   /** How the user is asked: `browser`, `printed` (the URL on stderr), `none` (run `toolledger auth login`). */
   prompt: z.string().default("none"),
+  origin,
 });
 export type OAuthAuthorizationRequired = z.infer<typeof OAuthAuthorizationRequiredSchema>;
 
@@ -46,6 +49,7 @@ export const OAuthAuthorizedSchema = z.object({
   grant: z.string(),
   /** `configured`, `metadata_document` or `dynamic`. */
   client: OAuthClientKindSchema,
+  origin,
 });
 export type OAuthAuthorized = z.infer<typeof OAuthAuthorizedSchema>;
 
@@ -58,6 +62,7 @@ export const OAuthTokenRefreshedSchema = z.object({
   issuer: z.string(),
   scopes,
   expiresAt,
+  origin,
 });
 export type OAuthTokenRefreshed = z.infer<typeof OAuthTokenRefreshedSchema>;
 
@@ -71,6 +76,7 @@ export const OAuthAuthorizationFailedSchema = z.object({
   error: z.string(),
   /** What happened and what to do, secret-free. */
   message: z.string().nullable().default(null),
+  origin,
 });
 export type OAuthAuthorizationFailed = z.infer<typeof OAuthAuthorizationFailedSchema>;
 

@@ -1,7 +1,7 @@
 import { nameToKey } from "@toolledger/core";
-import type { Reason } from "./explainTool.js";
-import type { LogEntry } from "./logEntry.js";
-import { describeOAuthChange, isOAuthEvent, oauthChange } from "./oauthChange.js";
+import type { LogEntry } from "../logEntry.js";
+import { describeOAuthChange, isOAuthEvent, oauthChange } from "../oauthChange.js";
+import type { Reason } from "./explanation.js";
 
 /**
  * A1–A4 for `explain`: how the tool's server is authorized, from its OAuth events (the latest
