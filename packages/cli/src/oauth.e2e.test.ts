@@ -3,7 +3,7 @@
 // server on loopback), with the MCP SDK's client driving `serve` as a host would and a
 // headless $BROWSER following the authorization redirect.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import {
@@ -378,4 +378,73 @@ describe("A1–A4 OAuth with a real OAuth-protected MCP server of our own", () =
     const stats = await server.stats();
     expect(stats.codeExchanges).toBe(1);
   }, 120_000);
+
+  test("A4 install cursor: an OAuth server (Cursor's static `auth` client) keeps working behind the gateway, and install says what changes", async () => {
+    const dir = tempDir();
+    const secret = "cursor-app-secret-0123456789";
+    const server = await oauthServer([
+      "--client-id",
+      "cursor-app",
+      "--client-secret",
+      secret,
+      "--no-dcr",
+    ]);
+    const file = join(dir, "project", ".cursor", "mcp.json");
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          mcpServers: {
+            notes: { url: server.mcp, auth: { CLIENT_ID: "cursor-app", CLIENT_SECRET: secret } },
+            proxied: {
+              command: "npx",
+              args: ["-y", "mcp-remote", "https://example.com/sse"],
+              disabled: true,
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    const env = userEnv(dir);
+    const installed = await runCli(
+      ["install", "cursor", "--file", file, "--db", join(dir, "gateway.db"), "--yes"],
+      { cwd: dir, env },
+    );
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain(
+      "OAuth: notes is a remote server; toolledger signs in to it itself from now on (Cursor's stored sign-in is not reused)",
+    );
+    expect(installed.stderr).toContain("toolledger auth login notes --config");
+    expect(installed.stderr).not.toContain(secret);
+    const entry = (
+      JSON.parse(readFileSync(file, "utf8")) as {
+        mcpServers: { toolledger: { command: string; args: string[] } };
+      }
+    ).mcpServers.toolledger;
+    // As Cursor starts it: the browser step happens once, the tools join, the call goes through.
+    const script = join(dir, "client.mjs");
+    writeFileSync(script, scriptedClientScript());
+    const target = { type: "stdio", command: entry.command, args: entry.args, env };
+    const r = await runNode(
+      [
+        script,
+        JSON.stringify({
+          target,
+          steps: [{ listUntil: "notes__list_notes" }, { call: "notes__list_notes" }],
+        }),
+      ],
+      { cwd: dir, env, timeoutMs: 120_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as ClientOutput;
+    expect(out.tools).toContain("notes__list_notes");
+    expect(text(out.steps[0])).toBe("[]");
+    const stats = await server.stats();
+    // The configured client, not a registration (the server offers none).
+    expect(stats.registrations).toBe(0);
+    expect(stats.codeExchanges).toBe(1);
+  }, 240_000);
 });

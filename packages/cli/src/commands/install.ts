@@ -7,6 +7,7 @@ import { confirmChange, printDiff } from "../confirmChange.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { installOAuthNotes } from "../installOAuthNotes.js";
 import {
   type InstallRecord,
   RECORD_FILE,
@@ -18,6 +19,7 @@ import { installTarget, readClientConfig } from "../installTarget.js";
 import { parseConfig, workspaceFolder } from "../loadConfig.js";
 import { InstallRefused, planInstall } from "../planInstall.js";
 import { resolveDeferral } from "../resolveDeferral.js";
+import { readServerEntries } from "../rewriteServers.js";
 import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { installSpec } from "./installSpec.js";
@@ -86,6 +88,12 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
     `${client.label}: ${file}\n  moves ${plan.moved.length} server(s) to ${serversFile}: ${plan.moved.join(", ") || "none"}`,
   );
   for (const k of plan.kept) o.note(`  keeps ${k.name}: ${k.why}`);
+  for (const note of installOAuthNotes(
+    client,
+    readServerEntries(plan.serversText, client.format),
+    serversFile,
+  ))
+    o.note(note);
   o.note(`  the gateway records to ${db}, deferral ${deferral.mode}; backup at ${backup}`);
   printDiff(
     o,
