@@ -91,8 +91,10 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     const tools = host.listTools().length;
     const all = host.extensions();
     const ready = all.filter((e) => e.phase === "ready").length;
-    const waiting = all.filter((e) => e.phase !== "ready").map((e) => e.name);
-    const summary = `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+    const waiting = all.filter((e) => e.phase !== "ready" && e.phase !== "authorizing");
+    // A4: a server waiting for the user's authorization is said apart from a slow one.
+    const authorizing = all.filter((e) => e.phase === "authorizing");
+    const summary = `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting: ${waiting.map((e) => e.name).join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.map((e) => e.name).join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     const conversation = {
       deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
       ...(recordPayloads ? { recordPayloads: true } : {}),
