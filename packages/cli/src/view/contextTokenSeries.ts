@@ -239,8 +239,7 @@ export class ContextTokenSeries {
       return;
     const t = countContextTokens(state);
     const prev = this.points.at(-1);
-    if (prev && prev[1] === t.received && prev[2] === t.deferralOff && prev[3] === t.lookup)
-      return;
+    if (prev && prev[1] === t.received && prev[2] === t.deferralOff && prev[3] === t.lookup) return;
     this.points.push(
       t.lookup === undefined
         ? [count, t.received, t.deferralOff]
