@@ -81,10 +81,12 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
         : []),
       ...(anomalies > 0 ? [`${anomalies} anomal${anomalies === 1 ? "y" : "ies"}`] : []),
     ];
+    // Before the footer, which stays the last line.
+    const context = await modelContextLine(state);
+    if (context !== "") o.data(`\n${context}`);
     o.data(
-      `\n${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${counts.map((c) => ` · ${c}`).join("")}`,
+      `${context === "" ? "\n" : ""}${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${counts.map((c) => ` · ${c}`).join("")}`,
     );
-    o.data(await modelContextLine(state));
   }
   return EXIT.ok;
 }
