@@ -15,8 +15,9 @@ import {
 } from "@toolledger/core";
 import { type Observable, Subject } from "rxjs";
 import { AdapterError, asAdapterError } from "../adapterError.js";
+import type { ToolCallResult } from "../connection/connectionTypes.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import type { ExtensionConnection, ToolCallResult } from "../extensionConnection.js";
+import type { ExtensionConnection } from "../extensionConnection.js";
 import { Redactor } from "../redactor.js";
 import type { SessionEvent, StreamWriter } from "../streamWriter.js";
 import { addExtensionCommand } from "./addExtensionCommand.js";
