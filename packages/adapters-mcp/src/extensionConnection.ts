@@ -43,6 +43,15 @@ import {
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
 import { Redactor } from "./redactor.js";
 
+// Its types live in connection/connectionTypes.ts; re-exported for the host and the conversation.
+export type {
+  ConnectOptions,
+  RequestLimits,
+  ToolCallResult,
+  ToolsPage,
+  UpstreamMessage,
+} from "./connection/connectionTypes.js";
+
 /** What `stderrTail` returns, and what a failure message quotes of it. */
 const STDERR_TAIL_CHARS = 4096;
 const STDERR_IN_MESSAGE_CHARS = 800;

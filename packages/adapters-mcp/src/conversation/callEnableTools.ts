@@ -1,6 +1,6 @@
 import { ENABLE_TOOLS_NAME } from "@toolledger/core";
 import { asAdapterError } from "../adapterError.js";
-import type { ToolCallResult } from "../connection/connectionTypes.js";
+import type { ToolCallResult } from "../extensionConnection.js";
 import type { CallToolOutcome } from "./callTool.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { enableForModel } from "./enableTools.js";

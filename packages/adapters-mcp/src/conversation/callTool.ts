@@ -8,7 +8,7 @@ import {
 import { unavailableAdvice } from "../_unavailableAdvice.js";
 import { AdapterError, asAdapterError } from "../adapterError.js";
 import { capturePayload } from "../capturePayload.js";
-import type { ToolCallResult } from "../connection/connectionTypes.js";
+import type { ToolCallResult } from "../extensionConnection.js";
 import type { UpstreamCallOptions } from "../host.js";
 import { callEnableTools } from "./callEnableTools.js";
 import type { ConversationParts } from "./conversationParts.js";

@@ -1,6 +1,6 @@
 import type { CallOutcome, Command } from "@toolledger/core";
 import { AdapterError } from "../adapterError.js";
-import type { ToolCallResult } from "../connection/connectionTypes.js";
+import type { ToolCallResult } from "../extensionConnection.js";
 import type { Redactor } from "../redactor.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";

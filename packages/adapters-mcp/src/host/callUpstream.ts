@@ -1,10 +1,10 @@
 import { AdapterError, asAdapterError } from "../adapterError.js";
 import type {
+  ExtensionConnection,
   RequestLimits,
   ToolCallResult,
   UpstreamMessage,
-} from "../connection/connectionTypes.js";
-import type { ExtensionConnection } from "../extensionConnection.js";
+} from "../extensionConnection.js";
 
 /** How a host reaches an extension's server for one call. */
 export interface UpstreamCallOptions {

@@ -1,7 +1,7 @@
 import type { Command } from "@toolledger/core";
 import type { Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
-import type { UpstreamMessage } from "../connection/connectionTypes.js";
+import type { UpstreamMessage } from "../extensionConnection.js";
 import type { Redactor } from "../redactor.js";
 import type { StreamWriter } from "../streamWriter.js";
 import type { BackgroundWork } from "./backgroundWork.js";

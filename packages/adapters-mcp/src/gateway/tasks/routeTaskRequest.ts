@@ -1,4 +1,4 @@
-import type { UpstreamMessage } from "../../connection/connectionTypes.js";
+import type { UpstreamMessage } from "../../extensionConnection.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
 import type { GatewayHub } from "../gatewayHub.js";
 import { relatedTaskId, withRelatedTask } from "./taskEntry.js";
