@@ -22,7 +22,7 @@ import Database from "better-sqlite3";
 import { type AppendTarget, appendBatch } from "./_appendBatch.js";
 import { EVENT_COLUMNS } from "./_eventRow.js";
 import { loadSqlite } from "./_loadSqlite.js";
-import { loadStateFromRows } from "./_loadState.js";
+import { loadStateFromRows } from "./_loadStateFromRows.js";
 import { type Prepared, prepareStatements } from "./_prepareStatements.js";
 import { openReadOnlyStoreFile, plainName } from "./_readOnlyDatabase.js";
 import { requireWritable } from "./_requireWritable.js";
