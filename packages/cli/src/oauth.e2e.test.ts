@@ -409,8 +409,20 @@ describe("A1–A4 OAuth with a real OAuth-protected MCP server of our own", () =
       ),
     );
     const env = userEnv(dir);
+    // This checkout's launcher (left out, install would write npx -y toolledger@<major>).
+    const launcher = join(REPO, "packages", "cli", "bin", "toolledger");
     const installed = await runCli(
-      ["install", "cursor", "--file", file, "--db", join(dir, "gateway.db"), "--yes"],
+      [
+        "install",
+        "cursor",
+        "--file",
+        file,
+        "--db",
+        join(dir, "gateway.db"),
+        "--command",
+        launcher,
+        "--yes",
+      ],
       { cwd: dir, env },
     );
     expect(installed.code, installed.stderr).toBe(0);
