@@ -4,11 +4,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
   McpError,
-  type Progress,
   type ServerCapabilities,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
 import { endWithThisProcess } from "./_endWithThisProcess.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./_lineBuffer.js";
 import { StderrTail } from "./_stderrTail.js";
@@ -18,6 +17,15 @@ import {
   type ConnectionAuth,
   sendAfterAuthorization,
 } from "./connection/connectionAuth.js";
+import {
+  type ConnectOptions,
+  LooseResult,
+  type RequestLimits,
+  type ToolCallResult,
+  ToolsPage,
+  UPSTREAM_CLIENT_CAPABILITIES,
+  type UpstreamMessage,
+} from "./connection/connectionTypes.js";
 import { openTransport } from "./connection/openTransport.js";
 import {
   describeOversize,
@@ -35,62 +43,18 @@ import {
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
 import { Redactor } from "./redactor.js";
 
-export interface ConnectOptions {
-  /** How long starting the server and the MCP handshake may take. Default 30 s. */
-  connectTimeoutMs?: number;
-  /** Called for every `notifications/tools/list_changed` the server sends. */
-  onListChanged?: () => void;
-  /** Called once when the connection closes without `close()` being called (a crash or a kill). */
-  onLost?: (reason: string) => void;
-  /** Abandons a start in progress (the server is stopped; `connect` fails with START_FAILED). */
-  signal?: AbortSignal;
-  clientInfo?: { name: string; version: string };
-  /** Removes secrets from every message this connection makes (a function: read when used). Default: this config's secrets. */
-  redactor?: Redactor | (() => Redactor);
-  /** A1–A4: the server's OAuth client (HTTP and SSE): its fetch carries the bearer token. */
-  auth?: ConnectionAuth;
-  /** Largest message read from a stdio server (a larger reply fails its request, named as such). Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** Problems that fail no request (a notification over the size limit, dropped). */
-  onWarning?: (message: string) => void;
-  /** G1: every other notification the server sends (log messages, resource updates, prompt and resource list changes). */
-  onNotification?: (notification: UpstreamMessage) => void;
-  /**
-   * G1: requests the server sends (sampling, elicitation), answered with the handler's result
-   * or error. Without a handler the server gets "method not found".
-   */
-  onRequest?: (request: UpstreamMessage, signal: AbortSignal) => Promise<Record<string, unknown>>;
-}
-
-/** A JSON-RPC request or notification from the server, as sent. */
-export interface UpstreamMessage {
-  method: string;
-  params?: Record<string, unknown>;
-}
-
-export interface RequestLimits {
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** G1: the server's progress for this request; only then is a progress token sent up. */
-  onprogress?: (progress: Progress) => void;
-}
-
-/**
- * Client capabilities toolledger declares upstream: it relays sampling and elicitation to
- * the downstream client that caused them (G1), and answers "not supported" when that client
- * did not declare them.
- */
-export const UPSTREAM_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as const;
-
-/** A tool call result as the server sent it (checked loosely; the host passes it on). */
-export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: string]: unknown };
+// Its types live in connection/connectionTypes.ts; re-exported for the host and the conversation.
+export type {
+  ConnectOptions,
+  RequestLimits,
+  ToolCallResult,
+  ToolsPage,
+  UpstreamMessage,
+} from "./connection/connectionTypes.js";
 
 /** What `stderrTail` returns, and what a failure message quotes of it. */
 const STDERR_TAIL_CHARS = 4096;
 const STDERR_IN_MESSAGE_CHARS = 800;
-const LooseResult = z.looseObject({});
-const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
-export type ToolsPage = z.infer<typeof ToolsPage>;
 
 /**
  * One live MCP client connection to an extension's server. Every SDK client call of the

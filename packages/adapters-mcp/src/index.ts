@@ -7,6 +7,14 @@ export {
   redactSecrets,
 } from "./capturePayload.js";
 export type { ConnectionAuth } from "./connection/connectionAuth.js";
+export {
+  type ConnectOptions,
+  type RequestLimits,
+  type ToolCallResult,
+  type ToolsPage,
+  UPSTREAM_CLIENT_CAPABILITIES,
+  type UpstreamMessage,
+} from "./connection/connectionTypes.js";
 export type {
   CallRefusalCode,
   CallToolOptions,
@@ -27,15 +35,7 @@ export {
   type HttpExtensionConfig,
   type StdioExtensionConfig,
 } from "./extensionConfig.js";
-export {
-  type ConnectOptions,
-  ExtensionConnection,
-  type RequestLimits,
-  type ToolCallResult,
-  type ToolsPage,
-  UPSTREAM_CLIENT_CAPABILITIES,
-  type UpstreamMessage,
-} from "./extensionConnection.js";
+export { ExtensionConnection } from "./extensionConnection.js";
 export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
 export { createGatewayServer, type Downstream } from "./gateway/createGatewayServer.js";

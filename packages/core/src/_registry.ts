@@ -1,6 +1,7 @@
 import { type HashDict, hget, hremove, hset } from "./_hashDict.js";
 import { type Dict, get, setOwn } from "./_records.js";
 import { sortBytewise } from "./compareBytes.js";
+import { findTool } from "./findTool.js";
 import type { ExtensionState, RegisteredTool, State } from "./state.js";
 import { deriveWireName, fitsWire } from "./wireName.js";
 
@@ -88,23 +89,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-const indexes = new WeakMap<readonly RegisteredTool[], ReadonlyMap<string, RegisteredTool>>();
 const sortedViews = new WeakMap<readonly RegisteredTool[], readonly RegisteredTool[]>();
-
-/**
- * The extension's tool with this public name. The index is derived from the (immutable)
- * tools array and cached by its identity, so state stays plain JSON.
- */
-export function findTool(ext: ExtensionState, publicName: string): RegisteredTool | undefined {
-  let index = indexes.get(ext.tools);
-  if (!index) {
-    const built = new Map<string, RegisteredTool>();
-    for (const t of ext.tools) built.set(t.publicName, t);
-    indexes.set(ext.tools, built);
-    index = built;
-  }
-  return index.get(publicName);
-}
 
 /**
  * The extension's tools byte-wise sorted by public name. Sorted on first use, not when

@@ -37,7 +37,6 @@ export {
   RequireAuthorizationCommandSchema,
 } from "./authorization/authorizationEvents.js";
 export type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
-export { toolCallStats } from "./callStats.js";
 export {
   type Catalog,
   type CatalogConflict,
@@ -65,6 +64,7 @@ export {
   type ToolClass,
 } from "./classifyTool.js";
 export { closeNames } from "./closeNames.js";
+export { collisionOwners } from "./collisionOwners.js";
 export {
   AddExtensionCommandSchema,
   ApproveEnableToolsCommandSchema,
@@ -201,7 +201,8 @@ export {
   ToolsInvalidatedSchema,
 } from "./events.js";
 export { evolve } from "./evolve.js";
-export { collisionOwners, findTool, getExtension, listExtensions } from "./extensions.js";
+export { getExtension, listExtensions } from "./extensions.js";
+export { findTool } from "./findTool.js";
 export {
   type ConversationLog,
   type FoldStep,
@@ -322,6 +323,7 @@ export {
   type TaskRecord,
   type TaskSummary,
 } from "./tasks/taskSummary.js";
+export { toolCallStats } from "./toolCallStats.js";
 export {
   fitsWire,
   MAX_WIRE_NAME_LENGTH,

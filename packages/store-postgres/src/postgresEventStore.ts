@@ -21,7 +21,7 @@ import {
 import { AppendNotifications } from "./_appendNotifications.js";
 import { type Connection, connect } from "./_connection.js";
 import { EVENT_COLUMNS } from "./_eventRow.js";
-import { loadStateFromRows } from "./_loadState.js";
+import { loadStateFromRows } from "./_loadStateFromRows.js";
 import { migrate } from "./_migrate.js";
 import { CONVERSATION_TYPES_SQL, channelOf, quoteIdent, SCHEMA_NAME } from "./_schema.js";
 import { type StoreLocation, storeError, storeLocation, toStoreError } from "./_storeError.js";

@@ -5,13 +5,11 @@ import {
   auditEnables,
   type EnableAudit,
   type EnableAuditFilter,
-  EVENT_SCHEMA_VERSION,
   type EventRow,
   EventStoreError,
   type ExpectedVersion,
   eventFromRow,
   type LoadedState,
-  matchesExpectedVersion,
   REDUCER_VERSION,
   type RowSource,
   type SerializedBatch,
@@ -21,9 +19,11 @@ import {
   type StoredEvent,
 } from "@toolledger/core";
 import Database from "better-sqlite3";
+import { type AppendTarget, appendBatch } from "./_appendBatch.js";
 import { EVENT_COLUMNS } from "./_eventRow.js";
 import { loadSqlite } from "./_loadSqlite.js";
-import { loadStateFromRows } from "./_loadState.js";
+import { loadStateFromRows } from "./_loadStateFromRows.js";
+import { type Prepared, prepareStatements } from "./_prepareStatements.js";
 import { openReadOnlyStoreFile, plainName } from "./_readOnlyDatabase.js";
 import { requireWritable } from "./_requireWritable.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
@@ -67,31 +67,6 @@ export interface StoreSettings {
   schemaVersion: number;
 }
 
-interface Prepared {
-  insert: Database.Statement<[string, number, string, string, number, string, string, string]>;
-  insertChunk: Database.Statement<[(string | number)[]]>;
-  streamVersion: Database.Statement<[string], number>;
-  head: Database.Statement<[], number>;
-  byEventId: Database.Statement<
-    [string],
-    {
-      stream_id: string;
-      stream_position: number;
-      global_position: number;
-      data: string;
-      metadata: string;
-    }
-  >;
-  readStream: Database.Statement<[string, number, number], EventRow>;
-  readAll: Database.Statement<[number, number], EventRow>;
-  begin: Database.Statement;
-  commit: Database.Statement;
-  rollback: Database.Statement;
-}
-
-/** Rows per multi-row INSERT statement (8 parameters each, well under SQLite's limit). */
-const INSERT_CHUNK = 16;
-
 /**
  * The EventStore on one SQLite file (better-sqlite3, WAL). One stream per session; every
  * append is one `BEGIN IMMEDIATE` transaction; semantics identical to the in-memory store.
@@ -106,6 +81,7 @@ export class SqliteEventStore extends SqlEventStore {
   readonly #db: Database.Database;
   readonly #now: () => Date;
   readonly #s: Prepared;
+  readonly #append: AppendTarget;
   protected readonly rowSource: RowSource;
   /** Opened by a verifying writer: a clean close records the file as checked. */
   #stampOnClose = false;
@@ -118,32 +94,8 @@ export class SqliteEventStore extends SqlEventStore {
     this.#db = db;
     this.#now = now;
     this.rowSource = rowSource(file);
-    this.#s = {
-      insert: db.prepare(
-        "INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      ),
-      insertChunk: db.prepare<[(string | number)[]]>(
-        `INSERT INTO events (stream_id, stream_position, event_id, type, schema_version, data, metadata, recorded_at) VALUES ${Array(INSERT_CHUNK).fill("(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-      ),
-      streamVersion: db
-        .prepare<[string], number>(
-          "SELECT coalesce(max(stream_position), 0) FROM events WHERE stream_id = ?",
-        )
-        .pluck(),
-      head: db.prepare<[], number>("SELECT coalesce(max(global_position), 0) FROM events").pluck(),
-      byEventId: db.prepare(
-        "SELECT stream_id, stream_position, global_position, data, metadata FROM events WHERE event_id = ?",
-      ),
-      readStream: db.prepare(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`,
-      ),
-      readAll: db.prepare(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
-      ),
-      begin: db.prepare("BEGIN IMMEDIATE"),
-      commit: db.prepare("COMMIT"),
-      rollback: db.prepare("ROLLBACK"),
-    };
+    this.#s = prepareStatements(db);
+    this.#append = { db, statements: this.#s, now };
   }
 
   /**
@@ -207,166 +159,7 @@ export class SqliteEventStore extends SqlEventStore {
     expected: ExpectedVersion,
   ): AppendResult {
     if (this.#readOnly) throw this.#refuseWrite(`appending to ${JSON.stringify(streamId)}`);
-    const s = this.#s;
-    s.begin.run();
-    try {
-      const actual = s.streamVersion.get(streamId) ?? 0;
-      const plain =
-        batch.ids.length > 0 &&
-        batch.repeatedId === null &&
-        matchesExpectedVersion(expected, actual);
-      // The common case inserts at once; a stored id then shows up as a unique violation.
-      let result = plain ? null : this.#decide(streamId, batch, expected, actual);
-      if (result === null) {
-        try {
-          result = this.#insert(streamId, batch, actual);
-        } catch (error) {
-          if (!isEventIdConflict(error)) throw error;
-          // Roll the partial batch back: it is a retry or a duplicate, decided as in memory.
-          s.rollback.run();
-          s.begin.run();
-          const now = s.streamVersion.get(streamId) ?? 0;
-          result =
-            this.#decide(streamId, batch, expected, now) ?? this.#insert(streamId, batch, now);
-        }
-      }
-      s.commit.run();
-      return result;
-    } finally {
-      if (this.#db.inTransaction) s.rollback.run();
-    }
-  }
-
-  #insert(streamId: string, batch: SerializedBatch, actual: number): AppendResult {
-    const recordedAt = this.#now().toISOString();
-    const n = batch.ids.length;
-    let first = 0;
-    let last = 0;
-    let i = 0;
-    // Rows go in chunks of INSERT_CHUNK per statement (fewer native calls), the rest one by one.
-    if (n >= INSERT_CHUNK) {
-      const params = new Array<string | number>(INSERT_CHUNK * 8);
-      for (; i + INSERT_CHUNK <= n; i += INSERT_CHUNK) {
-        for (let k = 0; k < INSERT_CHUNK; k++) {
-          const o = k * 8;
-          const j = i + k;
-          params[o] = streamId;
-          params[o + 1] = actual + j + 1;
-          params[o + 2] = batch.ids[j]!;
-          params[o + 3] = batch.types[j]!;
-          // Decoding accepts only this schema version (E2), so it is every stored event's `v`.
-          params[o + 4] = EVENT_SCHEMA_VERSION;
-          params[o + 5] = batch.data[j]!;
-          params[o + 6] = batch.metadata[j]!;
-          params[o + 7] = recordedAt;
-        }
-        last = Number(this.#s.insertChunk.run(params).lastInsertRowid);
-        if (i === 0) first = last - INSERT_CHUNK + 1;
-      }
-    }
-    const insert = this.#s.insert;
-    for (; i < n; i++) {
-      const info = insert.run(
-        streamId,
-        actual + i + 1,
-        batch.ids[i]!,
-        batch.types[i]!,
-        EVENT_SCHEMA_VERSION,
-        batch.data[i]!,
-        batch.metadata[i]!,
-        recordedAt,
-      );
-      last = Number(info.lastInsertRowid);
-      if (i === 0) first = last;
-    }
-    return {
-      ok: true,
-      nextExpectedVersion: actual + n,
-      firstGlobalPosition: first,
-      lastGlobalPosition: last,
-    };
-  }
-
-  /**
-   * Checks in the in-memory store's order (idempotent retry, version, empty batch, repeated
-   * id); null when the batch is to be inserted.
-   */
-  #decide(
-    streamId: string,
-    batch: SerializedBatch,
-    expected: ExpectedVersion,
-    actual: number,
-  ): AppendResult | null {
-    const retried = this.#checkRetry(streamId, batch);
-    if (retried) return retried;
-    if (!matchesExpectedVersion(expected, actual)) {
-      return { ok: false, error: { code: "VERSION_CONFLICT", streamId, expected, actual } };
-    }
-    if (batch.ids.length === 0) {
-      const head = this.#s.head.get() ?? 0;
-      return {
-        ok: true,
-        nextExpectedVersion: actual,
-        firstGlobalPosition: head,
-        lastGlobalPosition: head,
-      };
-    }
-    if (batch.repeatedId !== null) {
-      return {
-        ok: false,
-        error: {
-          code: "DUPLICATE_EVENT",
-          eventId: batch.repeatedId,
-          message: `event id ${batch.repeatedId} appears twice in one batch`,
-        },
-      };
-    }
-    return null;
-  }
-
-  /**
-   * A retried batch (every id stored in this stream with the same content, at consecutive
-   * positions in batch order) returns the original result; an id reused otherwise is
-   * DUPLICATE_EVENT. Null for a fresh batch.
-   */
-  #checkRetry(streamId: string, batch: SerializedBatch): AppendResult | null {
-    const found: { stream_position: number; global_position: number }[] = [];
-    let firstFound: string | null = null;
-    for (let i = 0; i < batch.ids.length; i++) {
-      const id = batch.ids[i]!;
-      const prior = this.#s.byEventId.get(id);
-      if (!prior) continue;
-      if (
-        prior.stream_id !== streamId ||
-        prior.data !== batch.data[i] ||
-        prior.metadata !== batch.metadata[i]
-      ) {
-        return duplicate(id, `event id ${id} is already stored with different content`);
-      }
-      firstFound ??= id;
-      found.push(prior);
-    }
-    if (found.length === 0) return null;
-    if (found.length < batch.ids.length) {
-      return duplicate(
-        firstFound!,
-        "the batch mixes stored and new event ids; retry the original batch exactly",
-      );
-    }
-    for (let i = 1; i < found.length; i++) {
-      if (found[i]!.stream_position !== found[i - 1]!.stream_position + 1) {
-        return duplicate(
-          batch.ids[i]!,
-          "the batch's event ids are stored, but not as one batch in this order; retry the original batch exactly",
-        );
-      }
-    }
-    return {
-      ok: true,
-      nextExpectedVersion: found[found.length - 1]!.stream_position,
-      firstGlobalPosition: found[0]!.global_position,
-      lastGlobalPosition: found[found.length - 1]!.global_position,
-    };
+    return appendBatch(this.#append, streamId, batch, expected);
   }
 
   protected selectStream(streamId: string, from: number, maxCount: number | null): EventRow[] {
@@ -496,18 +289,6 @@ export function openSqliteEventStore(
   options: SqliteEventStoreOptions = {},
 ): SqliteEventStore {
   return SqliteEventStore.open(file, options);
-}
-
-function duplicate(eventId: string, message: string): AppendResult {
-  return { ok: false, error: { code: "DUPLICATE_EVENT", eventId, message } };
-}
-
-function isEventIdConflict(error: unknown): boolean {
-  return (
-    error instanceof Database.SqliteError &&
-    error.code === "SQLITE_CONSTRAINT_UNIQUE" &&
-    error.message.includes("events.event_id")
-  );
 }
 
 /** Snapshots of another reducer version are a stale cache: dropped at open. */

@@ -22,10 +22,10 @@ import { relayCatalog } from "./relayCatalog.js";
 import { relayLogging } from "./relayLogging.js";
 import { relayToolCall } from "./relayToolCall.js";
 import { ConversationTasks } from "./tasks/conversationTasks.js";
+import { hasRequiredTasks } from "./tasks/hasRequiredTasks.js";
 import { markLostTasks } from "./tasks/markLostTasks.js";
 import { callRequiredTask, relayTaskCall, taskSupportOf } from "./tasks/relayTaskCall.js";
 import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
-import { hasRequiredTasks } from "./tasks/requiredTasks.js";
 
 /** One downstream MCP session: its SDK server and its conversation (C2). */
 export interface Downstream {

@@ -4,7 +4,6 @@ import {
   type Diagnostic,
   diagnostics,
   type EventStore,
-  getExtension,
   type ListToolsOptions,
   listTools,
   nameToKey,
@@ -14,7 +13,7 @@ import {
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { type Observable, Subject } from "rxjs";
-import { AdapterError, asAdapterError } from "../adapterError.js";
+import { AdapterError } from "../adapterError.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
 import type { ExtensionConnection, ToolCallResult } from "../extensionConnection.js";
 import { Redactor } from "../redactor.js";
@@ -33,6 +32,7 @@ import { ExtensionSupervisor } from "./extensionSupervisor.js";
 import { type HostOptions, type ResolvedHostOptions, resolveHostOptions } from "./hostOptions.js";
 import { openRegistry } from "./openRegistry.js";
 import { recordUnfinishedStart } from "./recordUnfinishedStart.js";
+import { startAdded } from "./startAdded.js";
 import { untilListed, untilStartedFor } from "./startupWaits.js";
 import { type SupervisorHost, supervisorHost } from "./supervisorHost.js";
 
@@ -160,29 +160,12 @@ export class ToolledgerHost {
    */
   async addExtensions(configs: readonly ExtensionConfig[]): Promise<AddResult[]> {
     const added = await this.#add(configs);
-    const results = await Promise.all(
-      configs.map(async (config, i): Promise<AddResult> => {
-        const s = added[i];
-        if (!s) return { name: config.name, key: nameToKey(config.name), ok: true };
-        try {
-          await s.startOnce();
-          return { name: config.name, key: s.key, ok: true };
-        } catch (error) {
-          return { name: config.name, key: s.key, ok: false, error: asAdapterError(error) };
-        }
-      }),
-    );
-    // A resumed log may hold a fetch at the current version from an earlier run: a new
-    // connection is listed regardless (one listing each, R11), then whatever went stale.
-    const connected = added.filter((s, i): s is ExtensionSupervisor => !!s && results[i]!.ok);
-    await Promise.all(connected.map((s) => this.#lists.listNew(s, () => "")));
-    await this.refresh();
-    for (const s of connected) {
-      if (this.#supervisors.get(s.key) !== s || s.connection === null) continue;
-      const failed = getExtension(this.state, s.key)?.fetch.status === "failed";
-      s.enter(failed ? "failed" : "ready");
-    }
-    return results;
+    return startAdded(configs, added, {
+      lists: this.#lists,
+      refresh: () => this.refresh(),
+      current: (s) => this.#supervisors.get(s.key) === s,
+      state: () => this.state,
+    });
   }
 
   /**

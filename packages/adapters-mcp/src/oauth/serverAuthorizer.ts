@@ -1,6 +1,5 @@
-import { discoverOAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { Redactor } from "../redactor.js";
+import type { Redactor } from "../redactor.js";
 import {
   AuthorizationFailedError,
   AuthorizationRequiredError,
@@ -17,11 +16,16 @@ import type {
   ServerAuthorizerOptions,
 } from "./authorizationTypes.js";
 import { AuthorizationWait } from "./authorizationWait.js";
+import { authorizedActivity } from "./authorizedActivity.js";
 import { authorizedFetch } from "./authorizedFetch.js";
+import { loginCommand } from "./loginCommand.js";
+import { logoutServer } from "./logoutServer.js";
 import { failureOf } from "./oauthFailure.js";
+import { selectScopes, splitScopes, stepUpScopes } from "./oauthScopes.js";
 import { oauthSecretValues } from "./oauthSettings.js";
-import { probeServer } from "./probeServer.js";
-import { type RevokeOutcome, revokeGrant } from "./revokeGrant.js";
+import { probeForLogin } from "./probeForLogin.js";
+import type { RevokeOutcome } from "./revokeGrant.js";
+import { SecretCollector } from "./secretCollector.js";
 import { StoreOAuthProvider } from "./storeProvider.js";
 import { TokenKeeper } from "./tokenKeeper.js";
 import { type GrantRecord, normalizeServerUrl } from "./tokenStore.js";
@@ -46,8 +50,7 @@ export class ServerAuthorizer {
   readonly #options: ServerAuthorizerOptions;
   readonly #base: FetchLike;
   readonly #now: () => number;
-  readonly #secrets = new Set<string>();
-  #redactor = Redactor.none;
+  readonly #secrets: SecretCollector;
   readonly #keeper: TokenKeeper;
   #step: AuthorizationStep | null = null;
   readonly #prompted = new Set<string>();
@@ -64,7 +67,8 @@ export class ServerAuthorizer {
     const origin = new URL(this.serverUrl).origin;
     this.#base = options.fetch ?? ((url, init) => fetch(url, init));
     this.#now = options.now ?? Date.now;
-    for (const s of oauthSecretValues(options.settings)) this.#secret(s);
+    this.#secrets = new SecretCollector(options.onSecret);
+    for (const s of oauthSecretValues(options.settings)) this.#secrets.add(s);
     this.#wait = new AuthorizationWait({
       intervalMs: options.watchIntervalMs ?? 1000,
       changedAt: () => this.#changedAt(),
@@ -74,7 +78,7 @@ export class ServerAuthorizer {
       serverUrl: this.serverUrl,
       settings: options.settings,
       store: options.store,
-      onSecret: (v) => this.#secret(v),
+      onSecret: (v) => this.#secrets.add(v),
       now: this.#now,
     });
     this.fetch = authorizedFetch({
@@ -92,7 +96,7 @@ export class ServerAuthorizer {
       fetch: this.#base,
       now: this.#now,
       refreshMarginMs: options.refreshMarginMs ?? 60_000,
-      redactor: () => this.#redactor,
+      redactor: () => this.#secrets.redactor,
       activity: (a) => this.#activity(a),
       renewed: (grant, how) => {
         if (how === "refreshed") this.#settle();
@@ -107,7 +111,7 @@ export class ServerAuthorizer {
 
   /** Every secret this server's authorization has seen (tokens, codes, verifiers, client secrets). */
   get redactor(): Redactor {
-    return this.#redactor;
+    return this.#secrets.redactor;
   }
 
   /** Whether the user must act (no usable token) right now. */
@@ -122,7 +126,7 @@ export class ServerAuthorizer {
 
   /** The command that authorizes this server from a terminal. */
   get loginCommand(): string {
-    return this.#options.loginCommand ?? `toolledger auth login ${quote(this.name)}`;
+    return this.#options.loginCommand ?? loginCommand(this.name);
   }
 
   /**
@@ -133,33 +137,22 @@ export class ServerAuthorizer {
     prompt: AuthorizationPrompt,
     server: { headers?: Record<string, string>; sse?: boolean } = {},
   ): Promise<StepOutcome> {
-    const { challenge, answered } = await probeServer(
-      { name: this.name, url: this.serverUrl },
+    const probed = await probeForLogin(
+      { name: this.name, url: this.serverUrl, ...server },
       {
-        headers: server.headers,
-        sse: server.sse === true,
         fetch: this.#base,
-        redactor: this.#redactor,
+        redactor: this.#secrets.redactor,
+        clientCredentials: this.provider.clientCredentials,
       },
     );
-    if (answered && !this.provider.clientCredentials) {
-      // It let an unauthenticated initialize through: OAuth only if it names an authorization server.
-      try {
-        await discoverOAuthProtectedResourceMetadata(this.serverUrl, {}, this.#base);
-      } catch {
-        return {
-          ok: false,
-          error: "not_required",
-          message: `${this.name} answers without authorization and names no authorization server (no protected resource metadata): there is nothing to log in to`,
-        };
-      }
-    }
+    if (!probed.ok) return probed;
+    const { challenge } = probed;
     if (this.provider.clientCredentials) {
       try {
         await this.#keeper.clientCredentials(challenge, this.#scope(splitScopes(challenge.scope)));
         return { ok: true };
       } catch (error) {
-        const f = failureOf(error, this.#redactor);
+        const f = failureOf(error, this.#secrets.redactor);
         return { ok: false, error: f.code, message: f.message };
       }
     }
@@ -174,19 +167,14 @@ export class ServerAuthorizer {
    * server supports revocation, then forgets the server (tokens, registrations, discovery).
    */
   async logout(): Promise<RevokeOutcome[]> {
-    const entry = this.#options.store.list().find((s) => s.server.serverUrl === this.serverUrl);
-    const outcomes: RevokeOutcome[] = [];
-    for (const grant of entry?.grants ?? []) {
-      for (const t of [grant.tokens?.access_token, grant.tokens?.refresh_token])
-        if (t) this.#secret(t);
-      outcomes.push(
-        await revokeGrant(this.provider, grant, {
-          fetch: this.#base,
-          redactor: () => this.#redactor,
-        }),
-      );
-    }
-    this.#options.store.remove(this.serverUrl);
+    const outcomes = await logoutServer({
+      serverUrl: this.serverUrl,
+      store: this.#options.store,
+      provider: this.provider,
+      fetch: this.#base,
+      redactor: () => this.#secrets.redactor,
+      secret: (v) => this.#secrets.add(v),
+    });
     this.#keeper.forget();
     return outcomes;
   }
@@ -263,7 +251,7 @@ export class ServerAuthorizer {
     } catch (error) {
       // Discovery or registration failed: nothing the user can click. Said as a failure (no
       // wait), with the OAuth error code; `auth login` stays the way to try again.
-      const f = failureOf(error, this.#redactor);
+      const f = failureOf(error, this.#secrets.redactor);
       this.#activity({
         kind: "failed",
         issuer: this.provider.issuer,
@@ -296,8 +284,8 @@ export class ServerAuthorizer {
       challenge,
       fetch: this.#base,
       timeoutMs: this.#options.authorizationTimeoutMs ?? 600_000,
-      redactor: () => this.#redactor,
-      onSecret: (v) => this.#secret(v),
+      redactor: () => this.#secrets.redactor,
+      onSecret: (v) => this.#secrets.add(v),
       onShown: (how) =>
         this.#activity({
           kind: "required",
@@ -379,20 +367,16 @@ export class ServerAuthorizer {
 
   // ---- helpers ------------------------------------------------------------------------
 
-  /** A1 scope selection: the configured scopes, else the challenge's, else none (the SDK then takes scopes_supported). */
   #scope(challenged: string[]): string[] {
-    const configured = this.#options.settings?.scopes ?? [];
-    return configured.length > 0 ? union(configured, challenged) : challenged;
+    return selectScopes(this.#options.settings?.scopes ?? [], challenged);
   }
 
-  /** A1 step-up: the scopes to ask for, or null when asking cannot help (already granted). */
   #stepUpScopes(scope: string | undefined): string[] | null {
-    const asked = splitScopes(scope);
-    const granted = this.#keeper.grant()?.scopes ?? [];
-    if (asked.length === 0 || asked.every((s) => granted.includes(s))) return null;
-    const scopes = union(this.#scope(granted), asked);
-    const key = scopes.join(" ");
-    return this.#prompted.has(key) || this.#ungranted.has(key) ? null : scopes;
+    return stepUpScopes(scope, {
+      configured: this.#options.settings?.scopes ?? [],
+      granted: this.#keeper.grant()?.scopes ?? [],
+      refused: (key) => this.#prompted.has(key) || this.#ungranted.has(key),
+    });
   }
 
   #changedAt(): number {
@@ -401,40 +385,14 @@ export class ServerAuthorizer {
   }
 
   #authorizedActivity(grant: GrantRecord): void {
-    this.#activity({
-      kind: "authorized",
-      issuer: grant.issuer,
-      scopes: grant.scopes,
-      expiresAt: grant.expiresAt === null ? null : new Date(grant.expiresAt).toISOString(),
-      grant: grant.grant ?? "authorization_code",
-      client: grant.clientKind ?? (this.#options.settings?.clientId ? "configured" : "dynamic"),
-    });
+    this.#activity(authorizedActivity(grant, !!this.#options.settings?.clientId));
   }
 
   #activity(activity: OAuthActivity): void {
     const a =
       activity.kind === "failed"
-        ? { ...activity, message: this.#redactor.redact(activity.message) }
+        ? { ...activity, message: this.#secrets.redactor.redact(activity.message) }
         : activity;
     this.#options.onActivity?.(a);
   }
-
-  #secret(value: string): void {
-    if (value.length < 4 || this.#secrets.has(value)) return;
-    this.#secrets.add(value);
-    this.#redactor = this.#redactor.with(Redactor.forValues([value]));
-    this.#options.onSecret?.(value);
-  }
-}
-
-function splitScopes(scope: string | undefined): string[] {
-  return (scope ?? "").split(/\s+/).filter(Boolean);
-}
-
-function union(a: readonly string[], b: readonly string[]): string[] {
-  return [...new Set([...a, ...b])];
-}
-
-function quote(name: string): string {
-  return /^[\w.@%+=:,/-]+$/.test(name) ? name : `'${name.replaceAll("'", "'\\''")}'`;
 }

@@ -10,6 +10,13 @@ import type { Conversation } from "../../conversation/conversation.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
 import type { GatewayHub } from "../gatewayHub.js";
 import { ProtocolError, toProtocolError } from "../protocolError.js";
+import {
+  CANCEL_ON_CLOSE_MS,
+  OPEN_TASKS_PER_CONVERSATION,
+  TASK_LIST_PAGE,
+  TASK_RESULT_TIMEOUT_MS,
+} from "./gatewayTaskLimits.js";
+import { newGatewayTask } from "./newGatewayTask.js";
 import { relayToTaskServer } from "./relayToTaskServer.js";
 import {
   asClientTask,
@@ -21,20 +28,6 @@ import {
 } from "./taskEntry.js";
 import { readCursor, writeCursor } from "./taskListCursor.js";
 import { isGone, untilEnded, withoutRelatedTask } from "./taskWaits.js";
-
-/** G4: how long a task the gateway runs is kept without a `ttl` from the client, and at most. */
-export const GATEWAY_TASK_TTL_MS = 10 * 60_000;
-export const MAX_GATEWAY_TASK_TTL_MS = 60 * 60_000;
-/** The poll interval the gateway suggests for the tasks it runs. */
-export const GATEWAY_TASK_POLL_MS = 1_000;
-/** Open tasks one conversation may have at once. */
-export const OPEN_TASKS_PER_CONVERSATION = 100;
-/** Tasks per `tasks/list` page. */
-const LIST_PAGE = 50;
-/** How long a close waits for a server to cancel a task. */
-const CANCEL_ON_CLOSE_MS = 5_000;
-/** How long a relayed `tasks/result` may block (a human may be answering an elicitation). */
-const RESULT_TIMEOUT_MS = 60 * 60_000;
 
 /**
  * G4/C6: one conversation's tasks. Their ids are the gateway's, so a client sees, fetches and
@@ -104,22 +97,14 @@ export class ConversationTasks {
     ttl: number | undefined,
     abort: AbortController,
   ): Promise<TaskEntry> {
-    const now = new Date().toISOString();
-    const kept = Math.min(ttl ?? GATEWAY_TASK_TTL_MS, MAX_GATEWAY_TASK_TTL_MS);
+    const task = newGatewayTask(ttl);
     const entry = this.#add({
       callId,
       extension,
       runner: "gateway",
       upstreamTaskId: null,
       requested: true,
-      task: {
-        taskId: randomUUID(),
-        status: "working",
-        createdAt: now,
-        lastUpdatedAt: now,
-        ttl: kept,
-        pollInterval: GATEWAY_TASK_POLL_MS,
-      },
+      task,
       abort,
     });
     await this.#conversation.recordTask({
@@ -127,8 +112,8 @@ export class ConversationTasks {
       callId,
       taskId: entry.taskId,
       runner: "gateway",
-      ttlMs: kept,
-      pollIntervalMs: GATEWAY_TASK_POLL_MS,
+      ttlMs: task.ttl,
+      pollIntervalMs: task.pollInterval,
     });
     return entry;
   }
@@ -219,15 +204,15 @@ export class ConversationTasks {
   ): Promise<{ tasks: Task[]; nextCursor?: string }> {
     const offset = cursor === undefined ? 0 : readCursor(cursor);
     const all = [...this.#entries.values()].filter((e) => e.requested);
-    const page = all.slice(offset, offset + LIST_PAGE);
+    const page = all.slice(offset, offset + TASK_LIST_PAGE);
     await Promise.all(
       page
         .filter((e) => e.runner === "server" && !isEnded(e))
         .map((e) => this.#refresh(e, extra).catch(() => undefined)),
     );
     const tasks = page.filter((e) => this.#entries.has(e.taskId)).map((e) => ({ ...e.task }));
-    return offset + LIST_PAGE < all.length
-      ? { tasks, nextCursor: writeCursor(offset + LIST_PAGE) }
+    return offset + TASK_LIST_PAGE < all.length
+      ? { tasks, nextCursor: writeCursor(offset + TASK_LIST_PAGE) }
       : { tasks };
   }
 
@@ -343,7 +328,7 @@ export class ConversationTasks {
         entry,
         "tasks/result",
         extra,
-        RESULT_TIMEOUT_MS,
+        TASK_RESULT_TIMEOUT_MS,
         signal,
       );
     } catch (error) {
