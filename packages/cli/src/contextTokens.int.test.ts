@@ -21,7 +21,7 @@ import {
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { beforeAll, describe, expect, test } from "vitest";
-import { contextTokens, TOKENIZER } from "./contextTokens.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "./contextTokens.js";
 
 /** `@modelcontextprotocol/server-everything`, installed as a dev dependency (no network). */
 function everything(): ExtensionConfig {
@@ -95,8 +95,28 @@ describe(`the token figure (${TOKENIZER}) on real tool lists`, () => {
         (n, t) => n + o200k(definition(t.publicName, t.raw.description, t.raw.inputSchema)),
         0,
       );
-      expect(contextTokens(state)).toEqual({ received: expected, deferralOff: expected });
+      // D4: what deferral lookup would have sent from the same registry, as a lookup registry receives it.
+      expect(contextTokens(state)).toEqual({
+        received: expected,
+        deferralOff: expected,
+        lookup: contextTokens(registry(names, "lookup")).received,
+      });
     }
+  });
+
+  test("deferral off: the token line says what deferral lookup would have saved, or cost", () => {
+    const names = ["everything", "notes", "calculator"];
+    const t = contextTokens(registry(names, "off"));
+    expect(t.lookup).toBeLessThan(t.deferralOff / 3);
+    const saved = Math.round((1 - t.lookup! / t.deferralOff) * 100);
+    expect(formatContextTokens(t)).toBe(
+      `${t.deferralOff.toLocaleString("en-US")} tokens of tool definitions with deferral off; sending ${t.lookup!.toLocaleString("en-US")} would have saved ${saved}% with deferral lookup (o200k_base)`,
+    );
+    expect(formatContextTokens({ received: 100, deferralOff: 100, lookup: 120 })).toBe(
+      "100 tokens of tool definitions with deferral off; sending 120 would have cost 20% more with deferral lookup (o200k_base)",
+    );
+    // Nothing to defer: no line about deferral lookup.
+    expect(contextTokens(initialState())).toEqual({ received: 0, deferralOff: 0 });
   });
 
   test("D4: with deferral on the model receives enable_tools and the prompt section; an enabled tool adds exactly its definition", () => {

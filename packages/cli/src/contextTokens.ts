@@ -7,6 +7,8 @@ import {
   servedTool,
 } from "@toolledger/core";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { lookupSaving } from "./lookupSaving.js";
+import { withDeferralLookup } from "./withDeferralLookup.js";
 
 /** The tokenizer behind every figure: OpenAI's o200k_base (GPT-4o, GPT-4.1, o-series), run locally. */
 export const TOKENIZER = "o200k_base";
@@ -20,6 +22,12 @@ export interface ContextTokens {
   received: number;
   /** Every model-visible tool's definition: the same registry, deferral off. */
   deferralOff: number;
+  /**
+   * Set only where deferral is off and the model gets tools: what it would have received with
+   * deferral `lookup` (D4, `withDeferralLookup`): always-load schemas, `enable_tools`, the
+   * deferred-names section.
+   */
+  lookup?: number;
 }
 
 /**
@@ -68,18 +76,31 @@ function promptTokens(text: string | null): number {
  * every visible, model-facing tool (R8, D3) of the same registry with deferral off.
  */
 export function contextTokens(state: State): ContextTokens {
-  const view = modelView(state);
-  let received = promptTokens(view.systemPrompt);
-  for (const tool of view.tools) received += toolTokens(tool);
+  const received = receivedTokens(state);
   let deferralOff = 0;
   for (const tool of listTools(state))
     if (!isAppOnly(tool)) deferralOff += toolTokens(servedTool(state, tool));
-  return { received, deferralOff };
+  if (state.deferral.mode !== "off" || deferralOff === 0) return { received, deferralOff };
+  return { received, deferralOff, lookup: receivedTokens(withDeferralLookup(state)) };
 }
 
-/** `412 tokens of tool definitions, 2,318 with deferral off (82% saved; o200k_base)`. */
+/** Tokens of what `modelView(state)` sends: the full schemas and the deferred-names section. */
+function receivedTokens(state: State): number {
+  const view = modelView(state);
+  let received = promptTokens(view.systemPrompt);
+  for (const tool of view.tools) received += toolTokens(tool);
+  return received;
+}
+
+/**
+ * `412 tokens of tool definitions, 2,318 with deferral off (82% saved; o200k_base)`; with
+ * deferral off, `2,318 tokens of tool definitions with deferral off; sending 412 would have
+ * saved 82% with deferral lookup (o200k_base)`.
+ */
 export function formatContextTokens(t: ContextTokens): string {
   const n = (x: number) => x.toLocaleString("en-US");
+  if (t.lookup !== undefined)
+    return `${n(t.deferralOff)} tokens of tool definitions with deferral off; ${lookupSaving(t.deferralOff, t.lookup)} (${TOKENIZER})`;
   if (t.received === t.deferralOff)
     return `${n(t.received)} tokens of tool definitions (${TOKENIZER})`;
   const saved = t.deferralOff === 0 ? 0 : Math.round((1 - t.received / t.deferralOff) * 100);

@@ -180,7 +180,7 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
     });
     const rows = csv.stdout.trim().split("\r\n");
     expect(rows[0]).toBe(
-      "session,call_id,client,name,public_name,owner,outcome,reason,duration_ms,started_at,finished_at,error",
+      "session,call_id,client,name,public_name,owner,outcome,reason,duration_ms,started_at,finished_at,error,registry",
     );
     expect(rows).toHaveLength(3);
     const explained = await runCli(

@@ -2,6 +2,7 @@ import { ENABLE_TOOLS_NAME, resolveTool } from "@toolledger/core";
 import { authorizationReason } from "./explain/authorizationReason.js";
 import { callHistory, callsReason } from "./explain/callHistory.js";
 import { deferredCallsReason } from "./explain/callsWhileDeferred.js";
+import { explainCallsWhileUnknown } from "./explain/callsWhileUnknown.js";
 import { tasksReason } from "./explain/callTasks.js";
 import { explainEnableTools } from "./explain/explainEnableTools.js";
 import { explainRegisteredTool } from "./explain/explainRegisteredTool.js";
@@ -24,7 +25,7 @@ export type {
  * enabled, renamed, or lost in a collision), citing the positions of the events that decided it.
  */
 export function explainTool(entries: readonly LogEntry[], name: string): Explanation {
-  const explanation =
+  let explanation =
     name.trim() === ENABLE_TOOLS_NAME
       ? explainEnableTools(entries)
       : explainRegistryTool(entries, name);
@@ -39,6 +40,7 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
     const deferred = deferredCallsReason(entries, explanation.publicName);
     if (deferred) explanation.reasons.push(deferred);
   }
+  explanation = explainCallsWhileUnknown(entries, explanation);
   return explanation;
 }
 

@@ -95,7 +95,14 @@ describe("C4 auditCalls", () => {
   it("writes RFC 4180 CSV: quotes cells with commas and quotes", () => {
     const csv = formatCallAuditCsv(auditCalls(log, { outcome: "refused" }));
     expect(csv.split("\r\n")[1]).toBe(
-      'conv-1,b,cli 2,nope,,,refused,UNKNOWN_TOOL,0,2026-11-30T10:00:02.000Z,2026-11-30T10:00:03.000Z,"no tool ""nope"", close: x__y"',
+      'conv-1,b,cli 2,nope,,,refused,UNKNOWN_TOOL,0,2026-11-30T10:00:02.000Z,2026-11-30T10:00:03.000Z,"no tool ""nope"", close: x__y",',
     );
+    // D9/R13: the registry mark is the last column, empty until a reader that folds the registry sets it.
+    const marked = auditCalls(log, { outcome: "refused" }).map((r) => ({
+      ...r,
+      registry: "unknown" as const,
+    }));
+    expect(formatCallAuditCsv(marked).split("\r\n")[0]!.split(",").at(-1)).toBe("registry");
+    expect(formatCallAuditCsv(marked).split("\r\n")[1]).toMatch(/,unknown$/);
   });
 });

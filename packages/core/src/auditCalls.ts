@@ -45,6 +45,12 @@ export interface CallAuditRecord {
   finished: { position: number; at: string | null; recordedAt: string } | null;
   /** C6: the call's task, when it became one. */
   task: CallTaskAudit | null;
+  /**
+   * D9/R13: the tool was `deferred` and not enabled, or `unknown` to the registry, when the
+   * call started. Null here: deciding it folds the registry streams the conversation observes,
+   * which a reader of the whole log fills in (the CLI's `audit --calls`).
+   */
+  registry: "deferred" | "unknown" | null;
 }
 
 export interface CallAuditFilter {
@@ -96,6 +102,7 @@ export function auditCalls(
         started: point,
         finished: null,
         task: null,
+        registry: null,
       };
       open.set(`${stored.streamId}\n${e.callId}`, record);
       byCall.set(`${stored.streamId}\n${e.callId}`, record);
@@ -170,6 +177,7 @@ export const CALL_AUDIT_CSV_COLUMNS = [
   "started_at",
   "finished_at",
   "error",
+  "registry",
 ] as const;
 
 /** RFC 4180 CSV of a call audit, one row per call. */
@@ -194,6 +202,7 @@ export function formatCallAuditCsv(records: readonly CallAuditRecord[]): string 
         r.started.at ?? r.started.recordedAt,
         r.finished ? (r.finished.at ?? r.finished.recordedAt) : null,
         r.error,
+        r.registry,
       ]
         .map(cell)
         .join(","),

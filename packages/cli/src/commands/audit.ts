@@ -23,6 +23,7 @@ import { sessionNotFound } from "../readSession.js";
 import { startCommand } from "../startCommand.js";
 import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { auditSpec } from "./auditSpec.js";
+import { markAuditedCalls } from "./markAuditedCalls.js";
 
 export async function auditCommand(args: readonly string[], deps: Deps): Promise<number> {
   const cmd = startCommand(auditSpec, args, deps);
@@ -62,6 +63,7 @@ export async function auditCommand(args: readonly string[], deps: Deps): Promise
         ...(until !== undefined ? { to: parseTime(until, "until", deps.now()) } : {}),
         ...(outcome !== undefined ? { outcome: outcome as CallOutcome } : {}),
       });
+      await markAuditedCalls(store, calls);
       if (json) o.json({ calls });
       else if (csv) deps.stdout.write(formatCallAuditCsv(calls));
       else o.data(formatCalls(calls, session === undefined, o));
@@ -175,6 +177,7 @@ function formatCalls(calls: readonly CallAuditRecord[], allSessions: boolean, o:
       : `${r.durationMs < 10 ? r.durationMs.toFixed(1) : Math.round(r.durationMs)} ms`,
     `${r.started.position}${r.finished ? `→${r.finished.position}` : ""}`,
     r.error ? oneLine(r.error) : "",
+    r.registry === null ? "" : registryLabel(r.registry, o),
   ]);
   return formatTable(rows, {
     header: [
@@ -185,9 +188,17 @@ function formatCalls(calls: readonly CallAuditRecord[], allSessions: boolean, o:
       "TIME",
       "EVENTS",
       "ERROR",
+      "REGISTRY",
     ],
     styleHeader: o.out.bold,
   });
+}
+
+/** D9/R13: where the tool stood in the registry when the call started. */
+function registryLabel(mark: "deferred" | "unknown", o: Output): string {
+  return mark === "deferred"
+    ? o.out.yellow("deferred, not enabled (D9)")
+    : o.out.yellow("unknown to the registry");
 }
 
 function oneLine(text: string): string {

@@ -45,7 +45,8 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
     log = await loadLog(latest.id, stringOption(parsed, "db"), deps);
   }
   const explanation = explainTool(log.entries, tool);
-  if (explanation.status === "unknown") {
+  // A name no extension listed is not found, unless calls named it (explainCallsWhileUnknown).
+  if (explanation.status === "unknown" && explanation.calls.length === 0) {
     throw new CliError("notFound", `${explanation.summary} (${log.label})`, {
       hint:
         explanation.suggestions.length > 0

@@ -69,6 +69,7 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     else {
       o.data(`${o.out.bold(`state after position ${to}`)} of ${log.label}\n`);
       o.data(formatStateSummary(summary, o.out));
+      o.data(await modelContextLine(state));
     }
     return EXIT.ok;
   }
@@ -80,9 +81,20 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
         : []),
       ...(anomalies > 0 ? [`${anomalies} anomal${anomalies === 1 ? "y" : "ies"}`] : []),
     ];
+    // Before the footer, which stays the last line.
+    const context = await modelContextLine(state);
+    if (context !== "") o.data(`\n${context}`);
     o.data(
-      `\n${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${counts.map((c) => ` · ${c}`).join("")}`,
+      `${context === "" ? "\n" : ""}${o.out.bold(`${log.entries.length} events`)} · version ${state.version} · ${summary.extensions.length} extension(s) · ${summary.tools.length} tool(s) · enabled: ${state.enabled.length > 0 ? state.enabled.join(", ") : "none"}${counts.map((c) => ` · ${c}`).join("")}`,
     );
   }
   return EXIT.ok;
+}
+
+/** D4: the token line of the model's tool definitions in `state` (with what deferral lookup would have saved while it is off). */
+async function modelContextLine(state: State): Promise<string> {
+  // Loaded here: the tokenizer is large, and only the text output needs it.
+  const { contextTokens, formatContextTokens } = await import("../contextTokens.js");
+  const tokens = contextTokens(state);
+  return tokens.deferralOff === 0 ? "" : `model context: ${formatContextTokens(tokens)}\n`;
 }

@@ -59,7 +59,7 @@ export async function viewCommand(args: readonly string[], deps: Deps): Promise<
   }
   o.data(file);
   o.note(
-    `wrote the view of ${log.label} (${data.steps} events, ${(bytes / 2 ** 20).toFixed(1)} MiB)${out === undefined && folder !== beside ? ` here, as ${beside} is read-only` : ""}${last ? `; at the end: ${formatContextTokens({ received: last[1], deferralOff: last[2] })}` : ""}`,
+    `wrote the view of ${log.label} (${data.steps} events, ${(bytes / 2 ** 20).toFixed(1)} MiB)${out === undefined && folder !== beside ? ` here, as ${beside} is read-only` : ""}${last ? `; at the end: ${formatContextTokens({ received: last[1], deferralOff: last[2], ...(last[3] === undefined ? {} : { lookup: last[3] }) })}` : ""}`,
   );
   if (browser?.opened === true) {
     o.note(

@@ -1,4 +1,4 @@
-import { classifyTool, evolve, getExtension, initialState } from "@toolledger/core";
+import { markedCalls } from "../callRegistryMark.js";
 import type { LogEntry } from "../logEntry.js";
 import type { Position, Reason } from "./explanation.js";
 
@@ -7,21 +7,10 @@ import type { Position, Reason } from "./explanation.js";
  * imported session (events with an origin) can hold one: toolledger's gateway refuses them.
  */
 export function callsWhileDeferred(entries: readonly LogEntry[], publicName: string): Position[] {
-  const out: Position[] = [];
-  if (!entries.some((e) => e.event.origin)) return out;
-  let state = initialState();
-  for (const { event, position, label } of entries) {
-    if (
-      event.type === "ToolCallStarted" &&
-      event.publicName === publicName &&
-      event.owner !== null
-    ) {
-      const tool = getExtension(state, event.owner)?.tools.find((t) => t.publicName === publicName);
-      if (tool && classifyTool(state, tool).class === "deferred") out.push(label ?? position);
-    }
-    state = evolve(state, event);
-  }
-  return out;
+  if (!entries.some((e) => e.event.origin)) return [];
+  return markedCalls(entries)
+    .filter((c) => c.mark === "deferred" && c.publicName === publicName)
+    .map((c) => c.position);
 }
 
 /** D9: the reason that says how many calls came while the tool was deferred; null when none did. */

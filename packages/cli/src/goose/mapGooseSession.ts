@@ -109,6 +109,22 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
       notes: [...notes, ...skippedNotes(skipped)],
     }),
   });
+  for (const ext of initial.values()) {
+    const inSnapshot = configs.has(ext.key);
+    facts.push(
+      extensionAdded(
+        ext,
+        firstAt,
+        inSnapshot ? "inferred" : "synthetic",
+        inSnapshot
+          ? "from the session's enabled-extensions state (a snapshot: when it was enabled is not recorded)"
+          : "the session called its tools, but its enabled-extensions state does not list it",
+      ),
+    );
+  }
+  for (const ext of initial.values())
+    facts.push(toolsFetched(ext.key, firstAt, used, options.loggedTools));
+  // After the tools: the always-load list names the builtin extensions' tools, read off the state.
   const deferred = calls.some((c) => c.enable);
   if (deferred) {
     facts.push({
@@ -125,21 +141,6 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
       }),
     });
   }
-  for (const ext of initial.values()) {
-    const inSnapshot = configs.has(ext.key);
-    facts.push(
-      extensionAdded(
-        ext,
-        firstAt,
-        inSnapshot ? "inferred" : "synthetic",
-        inSnapshot
-          ? "from the session's enabled-extensions state (a snapshot: when it was enabled is not recorded)"
-          : "the session called its tools, but its enabled-extensions state does not list it",
-      ),
-    );
-  }
-  for (const ext of initial.values())
-    facts.push(toolsFetched(ext.key, firstAt, used, options.loggedTools));
 
   // --- the conversation, in order.
   const ledger = [...(session.usageLedger ?? [])];

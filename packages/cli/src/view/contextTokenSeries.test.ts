@@ -15,6 +15,7 @@ import { describe, expect, test } from "vitest";
 import { longSession } from "../_testing/longSession.js";
 import { contextTokens } from "../contextTokens.js";
 import { ContextTokenSeries, countContextTokens } from "./contextTokenSeries.js";
+import type { TokenPoint } from "./viewData.js";
 
 const EXTENSIONS = [
   "a",
@@ -215,14 +216,18 @@ describe("the view's incremental token count equals contextTokens (the figure to
     let state = initialState();
     const series = new ContextTokenSeries();
     const events = longSession(4000, 5);
-    const exact: [number, number, number][] = [];
+    const exact: TokenPoint[] = [];
     events.forEach((e, i) => {
       state = evolve(state, e);
       series.add(i + 1, state);
       const t = contextTokens(state);
       const prev = exact.at(-1);
-      if (!prev || prev[1] !== t.received || prev[2] !== t.deferralOff)
-        exact.push([i + 1, t.received, t.deferralOff]);
+      if (!prev || prev[1] !== t.received || prev[2] !== t.deferralOff || prev[3] !== t.lookup)
+        exact.push(
+          t.lookup === undefined
+            ? [i + 1, t.received, t.deferralOff]
+            : [i + 1, t.received, t.deferralOff, t.lookup],
+        );
     });
     expect(series.points).toEqual(exact);
     expect(series.points.length).toBeGreaterThan(20);

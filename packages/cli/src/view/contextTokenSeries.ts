@@ -19,6 +19,7 @@ import {
 } from "@toolledger/core";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type ContextTokens, toolTokens } from "../contextTokens.js";
+import { withDeferralLookup } from "../withDeferralLookup.js";
 import type { TokenPoint } from "./viewData.js";
 
 /** One model-facing tool of an extension: its definition's tokens and its prompt line's. */
@@ -162,7 +163,15 @@ export function countContextTokens(state: State): ContextTokens {
       eagerCount += s.byName.size;
     }
   }
-  if (state.deferral.mode === "off") return { received: all, deferralOff: all };
+  if (state.deferral.mode === "off") {
+    if (all === 0) return { received: all, deferralOff: all };
+    // What deferral lookup would have sent from the same registry (contextTokens' `lookup`).
+    return {
+      received: all,
+      deferralOff: all,
+      lookup: countContextTokens(withDeferralLookup(state)).received,
+    };
+  }
   const eagerNames = new Set<string>();
   for (const name of [...state.deferral.alwaysLoad, ...state.enabled]) {
     if (eagerNames.has(name)) continue;
@@ -230,7 +239,11 @@ export class ContextTokenSeries {
       return;
     const t = countContextTokens(state);
     const prev = this.points.at(-1);
-    if (prev && prev[1] === t.received && prev[2] === t.deferralOff) return;
-    this.points.push([count, t.received, t.deferralOff]);
+    if (prev && prev[1] === t.received && prev[2] === t.deferralOff && prev[3] === t.lookup) return;
+    this.points.push(
+      t.lookup === undefined
+        ? [count, t.received, t.deferralOff]
+        : [count, t.received, t.deferralOff, t.lookup],
+    );
   }
 }

@@ -1,4 +1,5 @@
-import { classifyTool, getExtension, type State } from "@toolledger/core";
+import type { State } from "@toolledger/core";
+import { callRegistryMark } from "../callRegistryMark.js";
 import type { EventDescription } from "./describeEvent.js";
 
 type AnyEvent = { type: string } & Record<string, unknown>;
@@ -15,19 +16,15 @@ export function withOrigin<D extends EventDescription>(d: D, event: AnyEvent, be
   let severity = d.severity;
   const rules = [...d.rules];
   if (event.type === "ToolCallStarted") {
-    const owner = typeof event.owner === "string" ? event.owner : null;
-    const publicName = typeof event.publicName === "string" ? event.publicName : null;
-    if (publicName === null && event.name !== "") {
+    const mark = callRegistryMark(before, event);
+    if (mark === "unknown") {
       text += " — unknown tool: no extension of the session had it";
       severity = "warn";
       rules.push("R13");
-    } else if (owner !== null && publicName !== null) {
-      const tool = getExtension(before, owner)?.tools.find((t) => t.publicName === publicName);
-      if (tool && classifyTool(before, tool).class === "deferred") {
-        text += " — deferred and not enabled (goose ran it; toolledger's gateway refuses it, D9)";
-        severity = "warn";
-        rules.push("D9");
-      }
+    } else if (mark === "deferred") {
+      text += " — deferred and not enabled (goose ran it; toolledger's gateway refuses it, D9)";
+      severity = "warn";
+      rules.push("D9");
     }
   }
   if (origin.kind !== "exact")

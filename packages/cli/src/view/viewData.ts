@@ -22,8 +22,11 @@ export interface ViewEntry {
   k?: number[];
 }
 
-/** `[count, received, deferralOff]`: the figure from the state after `count` steps on. */
-export type TokenPoint = [count: number, received: number, deferralOff: number];
+/**
+ * `[count, received, deferralOff, lookup?]`: the figure from the state after `count` steps on;
+ * `lookup`, only while deferral is off, is what deferral lookup would have sent (D4).
+ */
+export type TokenPoint = [count: number, received: number, deferralOff: number, lookup?: number];
 
 /** Everything the page needs, embedded in it as JSON. */
 export interface ViewData {

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, modelView } from "@toolledger/core";
 import { formatChange } from "../../formatChange.js";
+import { lookupSaving } from "../../lookupSaving.js";
 import { diffStates } from "../../replay/diffStates.js";
 import { createStyle } from "../../style.js";
 import { summarizeState } from "../../summarizeState.js";
@@ -149,13 +150,25 @@ export function renderState(
     fill(
       tokens,
       point
-        ? h(
-            "span",
-            { "data-testid": "tokens", "data-received": point[1], "data-off": point[2] },
-            h("b", {}, `${n(point[1])} tokens`),
-            ` of tool definitions sent; ${n(point[2])} with deferral off`,
-            point[2] > point[1] ? ` (${saved}% saved)` : "",
-          )
+        ? point[3] !== undefined
+          ? h(
+              "span",
+              {
+                "data-testid": "tokens",
+                "data-received": point[1],
+                "data-off": point[2],
+                "data-lookup": point[3],
+              },
+              h("b", {}, `${n(point[1])} tokens`),
+              ` of tool definitions sent with deferral off; ${lookupSaving(point[2], point[3])}`,
+            )
+          : h(
+              "span",
+              { "data-testid": "tokens", "data-received": point[1], "data-off": point[2] },
+              h("b", {}, `${n(point[1])} tokens`),
+              ` of tool definitions sent; ${n(point[2])} with deferral off`,
+              point[2] > point[1] ? ` (${saved}% saved)` : "",
+            )
         : "no tools yet",
     );
   }
