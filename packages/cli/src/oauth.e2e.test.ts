@@ -126,6 +126,21 @@ describe("A1–A4 OAuth with a real OAuth-protected MCP server of our own", () =
       }),
     ]);
 
+    // doctor reads the same store: the server authorized, refreshable, no token printed.
+    const doctor = await cli(["doctor", "--json", "--no-servers"]);
+    const oauth = (
+      JSON.parse(doctor.stdout) as {
+        findings: { check: string; subject: string; status: string; message: string }[];
+      }
+    ).findings.filter((f) => f.check === "oauth");
+    expect(oauth).toEqual([
+      expect.objectContaining({
+        subject: `OAuth ${server.mcp}`,
+        status: "ok",
+        message: expect.stringContaining(`authorized at ${server.issuer} (notes:read)`),
+      }),
+    ]);
+
     // The 3-second token has expired by the time serve uses it: refreshed first (A2). The
     // add_note call gets 403 insufficient_scope: step-up in the (headless) browser, then the
     // call goes through (A1). After another expiry, a refresh while serving.

@@ -76,7 +76,7 @@ export async function doctorCommand(args: readonly string[], deps: Deps): Promis
   } else {
     report(await checkServers(sources, deps.env, timeoutMs, deps.version));
   }
-  report(await checkOAuth());
+  report(await checkOAuth(deps));
 
   const count = (status: DoctorFinding["status"]) =>
     findings.filter((f) => f.status === status).length;
