@@ -13,7 +13,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(here, "..", "package.json"));
 // Tools exactly as listed: the SDK's own result schema would refuse some real servers' schemas.
-const { z } = await import(createRequire(require.resolve("@modelcontextprotocol/sdk/package.json")).resolve("zod"));
+const { z } = await import(
+  createRequire(require.resolve("@modelcontextprotocol/sdk/package.json")).resolve("zod")
+);
 const AnyList = z.looseObject({ tools: z.array(z.any()), nextCursor: z.string().optional() });
 const scratch = mkdtempSync(join(tmpdir(), "toolledger-catalogs-"));
 
@@ -21,14 +23,37 @@ const scratch = mkdtempSync(join(tmpdir(), "toolledger-catalogs-"));
 export const SERVERS = [
   { key: "everything", pkg: "@modelcontextprotocol/server-everything", args: ["stdio"] },
   { key: "filesystem", pkg: "@modelcontextprotocol/server-filesystem", args: [scratch] },
-  { key: "memory", pkg: "@modelcontextprotocol/server-memory", env: { MEMORY_FILE_PATH: join(scratch, "memory.json") } },
-  { key: "github", pkg: "@modelcontextprotocol/server-github", env: { GITHUB_PERSONAL_ACCESS_TOKEN: "dummy" } },
-  { key: "gitlab", pkg: "@modelcontextprotocol/server-gitlab", env: { GITLAB_PERSONAL_ACCESS_TOKEN: "dummy", GITLAB_API_URL: "http://127.0.0.1:9/api/v4" } },
-  { key: "slack", pkg: "@modelcontextprotocol/server-slack", env: { SLACK_BOT_TOKEN: "xoxb-dummy", SLACK_TEAM_ID: "T0DUMMY" } },
-  { key: "google_maps", pkg: "@modelcontextprotocol/server-google-maps", env: { GOOGLE_MAPS_API_KEY: "dummy" } },
-  { key: "brave_search", pkg: "@modelcontextprotocol/server-brave-search", env: { BRAVE_API_KEY: "dummy" } },
+  {
+    key: "memory",
+    pkg: "@modelcontextprotocol/server-memory",
+    env: { MEMORY_FILE_PATH: join(scratch, "memory.json") },
+  },
+  {
+    key: "github",
+    pkg: "@modelcontextprotocol/server-github",
+    env: { GITHUB_PERSONAL_ACCESS_TOKEN: "dummy" },
+  },
+  {
+    key: "slack",
+    pkg: "@modelcontextprotocol/server-slack",
+    env: { SLACK_BOT_TOKEN: "xoxb-dummy", SLACK_TEAM_ID: "T0DUMMY" },
+  },
+  {
+    key: "google_maps",
+    pkg: "@modelcontextprotocol/server-google-maps",
+    env: { GOOGLE_MAPS_API_KEY: "dummy" },
+  },
+  {
+    key: "brave_search",
+    pkg: "@modelcontextprotocol/server-brave-search",
+    env: { BRAVE_API_KEY: "dummy" },
+  },
   { key: "sequential_thinking", pkg: "@modelcontextprotocol/server-sequential-thinking" },
-  { key: "puppeteer", pkg: "@modelcontextprotocol/server-puppeteer", env: { PUPPETEER_SKIP_DOWNLOAD: "1" } },
+  {
+    key: "puppeteer",
+    pkg: "@modelcontextprotocol/server-puppeteer",
+    env: { PUPPETEER_SKIP_DOWNLOAD: "1" },
+  },
   { key: "notion", pkg: "@notionhq/notion-mcp-server", env: { NOTION_TOKEN: "ntn_dummy" } },
   { key: "playwright", pkg: "@playwright/mcp", args: ["--headless"] },
 ];
@@ -49,14 +74,24 @@ for (const s of SERVERS) {
   const tools = [];
   let cursor;
   do {
-    const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, AnyList);
+    const page = await client.request(
+      { method: "tools/list", params: cursor ? { cursor } : {} },
+      AnyList,
+    );
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   await client.close();
   out.push({
     key: s.key,
-    source: { package: s.pkg, version: manifest.version, command: `npx ${s.pkg}@${manifest.version}${s.args && s.key !== "filesystem" ? ` ${s.args.join(" ")}` : s.key === "filesystem" ? " <dir>" : ""}`, env: Object.keys(s.env ?? {}).filter((k) => k !== "MEMORY_FILE_PATH" && k !== "PUPPETEER_SKIP_DOWNLOAD") },
+    source: {
+      package: s.pkg,
+      version: manifest.version,
+      command: `npx ${s.pkg}@${manifest.version}${s.args && s.key !== "filesystem" ? ` ${s.args.join(" ")}` : s.key === "filesystem" ? " <dir>" : ""}`,
+      env: Object.keys(s.env ?? {}).filter(
+        (k) => k !== "MEMORY_FILE_PATH" && k !== "PUPPETEER_SKIP_DOWNLOAD",
+      ),
+    },
     tools,
   });
   process.stderr.write(`${s.key}: ${tools.length} tools\n`);

@@ -1,0 +1,50 @@
+import { listExtensions } from "../extensions.js";
+import type { ExtensionState, State } from "../state.js";
+import { FIELD_COUNT, type ServerIndex, serverIndex } from "./serverIndex.js";
+
+/** One extension's index and where its tools start in the registry-wide numbering. */
+export interface IndexedServer {
+  ext: ExtensionState;
+  index: ServerIndex;
+  offset: number;
+}
+
+/**
+ * S1: the search index of a registry: each extension's own index (rebuilt only when that
+ * extension's tools change), in key order, with the totals BM25 needs. Derived from the
+ * registry's events alone, memoised per (immutable) extensions map.
+ */
+export interface RegistryIndex {
+  servers: readonly IndexedServer[];
+  /** Tools indexed (every extension's registered tools). */
+  size: number;
+  /** Average length per field. */
+  averageLengths: Float64Array;
+}
+
+const cache = new WeakMap<object, RegistryIndex>();
+
+export function registryIndex(state: State): RegistryIndex {
+  let index = cache.get(state.extensions);
+  if (!index) {
+    index = buildRegistryIndex(state);
+    cache.set(state.extensions, index);
+  }
+  return index;
+}
+
+function buildRegistryIndex(state: State): RegistryIndex {
+  const servers: IndexedServer[] = [];
+  const sums = new Float64Array(FIELD_COUNT);
+  let size = 0;
+  for (const ext of listExtensions(state)) {
+    if (ext.tools.length === 0) continue;
+    const index = serverIndex(ext.tools);
+    servers.push({ ext, index, offset: size });
+    size += ext.tools.length;
+    for (let f = 0; f < FIELD_COUNT; f++) sums[f]! += index.lengthSums[f]!;
+  }
+  const averageLengths = new Float64Array(FIELD_COUNT);
+  for (let f = 0; f < FIELD_COUNT; f++) averageLengths[f] = size === 0 ? 0 : sums[f]! / size;
+  return { servers, size, averageLengths };
+}
