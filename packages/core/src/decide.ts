@@ -6,6 +6,7 @@ import type { At, Decision } from "./decider/decision.js";
 import { parseCommand } from "./decider/parseCommand.js";
 import { decideDeferral } from "./deferral/decideDeferral.js";
 import { decideRegistry } from "./registry/decideRegistry.js";
+import { decideSearch } from "./search/decideSearch.js";
 import type { State } from "./state.js";
 
 export type { CommandError, CommandErrorCode, Decision } from "./decider/decision.js";
@@ -49,6 +50,8 @@ export function decide(state: State, input: Command): Decision {
     case "StartCall":
     case "FinishCall":
       return decideCalls(state, command, at);
+    case "SearchTools":
+      return decideSearch(state, command, at);
     default: {
       const unreachable: never = command;
       return unreachable;
