@@ -14,6 +14,11 @@ interface CommonConfig {
   /** How long starting this server and its handshake may take (default: the session's). Not part of the fingerprint. */
   startTimeoutMs?: number;
   /**
+   * How long from its start a first tools/list waits for this server (a host's
+   * `untilListed`; default: the host's `startupGraceMs`). Not part of the fingerprint.
+   */
+  startupGraceMs?: number;
+  /**
    * Further secret values to redact from every message (values of variables expanded into the
    * command, args or URL). Env and header values are redacted anyway.
    */

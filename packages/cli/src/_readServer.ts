@@ -44,7 +44,12 @@ export interface ReadContext {
     key: (path: readonly PropertyKey[]) => { line: number; col: number };
   };
   scope: VariableScope;
-  defaults: { inheritEnv: boolean; callTimeoutSeconds?: number; startTimeoutSeconds?: number };
+  defaults: {
+    inheritEnv: boolean;
+    callTimeoutSeconds?: number;
+    startTimeoutSeconds?: number;
+    startupGraceSeconds?: number;
+  };
   /** goose's `secrets.yaml`, where `env_keys` are found when they are not in the environment. */
   secretsFile: Record<string, string>;
   issues: ConfigIssue[];
@@ -175,6 +180,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   const line = context.at.key(path).line;
   const timeout = entry.timeout ?? context.defaults.callTimeoutSeconds;
   const startTimeout = entry.start_timeout ?? context.defaults.startTimeoutSeconds;
+  const startupGrace = entry.startup_grace ?? context.defaults.startupGraceSeconds;
   return {
     name: server.name,
     kind,
@@ -189,6 +195,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     availableTools: entry.available_tools,
     ...(timeout === undefined ? {} : { callTimeoutSeconds: timeout }),
     ...(startTimeout === undefined ? {} : { startTimeoutSeconds: startTimeout }),
+    ...(startupGrace === undefined ? {} : { startupGraceSeconds: startupGrace }),
     exposeUnprefixed: entry.expose_unprefixed,
     hidden: entry.hidden,
     secrets: [...new Set(secrets)],

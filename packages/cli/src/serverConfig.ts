@@ -37,6 +37,8 @@ export interface ServerConfig {
   callTimeoutSeconds?: number;
   /** Per-server start timeout (seconds), else the file's, else the CLI's default. */
   startTimeoutSeconds?: number;
+  /** How long a first tools/list waits for it (seconds), else the file's, else the host's default. */
+  startupGraceSeconds?: number;
   exposeUnprefixed: boolean;
   hidden: boolean;
   /** Values expanded from environment variables into command, args or url: redacted like env values. */

@@ -136,6 +136,8 @@ export {
   type ExtensionKind,
   type ExtensionRemoved,
   ExtensionRemovedSchema,
+  type FetchScope,
+  FetchScopeSchema,
   type HostStarted,
   HostStartedSchema,
   type McpPrompt,
@@ -220,6 +222,7 @@ export {
   parseDeferralConfig,
   parseDeferralMode,
 } from "./parseDeferralConfig.js";
+export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./replay.js";
 export {
   type ResolvedTool,

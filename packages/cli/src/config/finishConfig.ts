@@ -41,6 +41,9 @@ export function finish(
     ...(settings?.start_timeout === undefined
       ? {}
       : { startTimeoutSeconds: settings.start_timeout }),
+    ...(settings?.startup_grace === undefined
+      ? {}
+      : { startupGraceSeconds: settings.startup_grace }),
   };
   const secretsFile = format === "goose" ? gooseSecrets(file) : {};
   const read: { server: ServerConfig; path: readonly PropertyKey[] }[] = [];

@@ -2,6 +2,7 @@ import { closeNames, collisionOwners, findTool, listTools, type State } from "@t
 import { extensionKeys, getExtension } from "../stateExtensions.js";
 import { byPosition, type Reason, type ToolExplanation } from "./explanation.js";
 import { at, type Facts } from "./toolFacts.js";
+import { unlistedOwner } from "./unlistedOwner.js";
 
 /** A name the registry does not hold: a collision loser, filtered, rejected, removed, or never seen. */
 export function explainUnregisteredTool(
@@ -95,13 +96,17 @@ export function explainUnregisteredTool(
     publicName,
     listTools(state, { includeHidden: true }).map((t) => t.publicName),
   );
+  // Issue 20: a server that never listed (still starting when the host stopped) says why.
+  const owner = unlistedOwner(state, publicName);
+  if (owner)
+    reasons.push({ rule: "R9", text: owner.text, positions: at(facts.fetched, owner.key) });
   return {
     asked: name,
     publicName,
     extension: null,
     rawName: null,
     status: "unknown",
-    summary: `no tool named ${JSON.stringify(name)} appears in this log`,
+    summary: `no tool named ${JSON.stringify(name)} appears in this log${owner ? `; ${owner.text}` : ""}`,
     reasons,
     suggestions,
   };
