@@ -9,6 +9,7 @@ import {
   downExtension,
   ENABLE_TOOLS_NAME,
   type EnableError,
+  SEARCH_TOOLS_NAME,
   initialState,
   type ListToolsOptions,
   listTools,
@@ -26,6 +27,7 @@ import { capturePayload, type PayloadCapture } from "./capturePayload.js";
 import type { ToolCallResult } from "./extensionConnection.js";
 import { compactTime, type ToolledgerHost, type UpstreamCallOptions } from "./host.js";
 import type { Redactor } from "./redactor.js";
+import { readSearchToolsArgs, searchToolsResult } from "./searchToolsCall.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
 export interface ConversationOptions {
@@ -37,7 +39,7 @@ export interface ConversationOptions {
   /** `stdio`, `streamable_http`, `in_process`, … */
   transport?: string | null;
   /** D1: recorded when the conversation starts (and again on resume when it changed). */
-  deferral?: { mode: DeferralMode; alwaysLoad?: readonly string[] };
+  deferral?: { mode: DeferralMode; alwaysLoad?: readonly string[]; budget?: number };
   /** C4: record call arguments and results (truncated, secrets redacted). Default: off. */
   recordPayloads?: boolean | PayloadCapture;
   /**
@@ -198,9 +200,11 @@ export class Conversation {
       ...opening,
     }));
     if (options.deferral) {
-      await conversation.configureDeferral(options.deferral.mode, [
-        ...(options.deferral.alwaysLoad ?? []),
-      ]);
+      await conversation.configureDeferral(
+        options.deferral.mode,
+        [...(options.deferral.alwaysLoad ?? [])],
+        options.deferral.budget,
+      );
     }
     return conversation;
   }
@@ -238,9 +242,18 @@ export class Conversation {
 
   // ---- deferral -----------------------------------------------------------------------
 
-  /** D1: switches deferred loading on or off for this conversation. */
-  async configureDeferral(mode: DeferralMode, alwaysLoad: string[] = []): Promise<void> {
-    await this.#writer.execute(() => ({ type: "ConfigureDeferral", mode, alwaysLoad }));
+  /** D1/S1: sets this conversation's deferred loading (`budget`: `auto`'s names-token budget). */
+  async configureDeferral(
+    mode: DeferralMode,
+    alwaysLoad: string[] = [],
+    budget?: number,
+  ): Promise<void> {
+    await this.#writer.execute(() => ({
+      type: "ConfigureDeferral",
+      mode,
+      alwaysLoad,
+      ...(budget === undefined ? {} : { budget }),
+    }));
   }
 
   /** D5/D6: validates and records an enable request and its response; the response is the outcome. */
@@ -387,6 +400,8 @@ export class Conversation {
     }
     if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
       return this.#callEnableTools(callId, args);
+    if (start.publicName === SEARCH_TOOLS_NAME && start.owner === null)
+      return this.#callSearchTools(callId, args);
     const owner = start.owner!;
     const rawName = start.rawName!;
     const t0 = performance.now();
@@ -463,6 +478,36 @@ export class Conversation {
       rawName: ENABLE_TOOLS_NAME,
       result,
     };
+  }
+
+  /** S1/S2: the model's `search_tools` call: searched, recorded (ToolsSearched), answered. */
+  async #callSearchTools(callId: string, args: Record<string, unknown>): Promise<CallToolOutcome> {
+    const t0 = performance.now();
+    const read = readSearchToolsArgs(args);
+    if (!read.ok) {
+      await this.#finish(callId, "refused", performance.now() - t0, {
+        reason: "INVALID_ARGUMENTS",
+        error: this.host.redactor.redact(read.message),
+      });
+      return {
+        ok: false,
+        error: { code: "INVALID_ARGUMENTS", name: SEARCH_TOOLS_NAME, message: read.message, suggestions: [] },
+      };
+    }
+    const { query, limit } = read;
+    let state = this.state;
+    const events = await this.#writer.execute((s) => {
+      state = s;
+      return { type: "SearchTools", callId, query, ...(limit === undefined ? {} : { limit }) };
+    });
+    const { answer, result } = searchToolsResult(state, events);
+    await this.#finish(
+      callId,
+      answer.isError ? "tool_error" : "ok",
+      performance.now() - t0,
+      answer.isError ? { error: answer.text } : {},
+    );
+    return { ok: true, publicName: SEARCH_TOOLS_NAME, extension: "", rawName: SEARCH_TOOLS_NAME, result };
   }
 
   /**

@@ -16,6 +16,8 @@ import {
   evolve,
   getExtension,
   type McpTool,
+  type ModelView,
+  SEARCH_TOOLS_NAME,
   modelView,
   type State,
 } from "@toolledger/core";
@@ -36,6 +38,7 @@ import { relayServerRequests } from "./_relaySampling.js";
 import { StdioLineServerTransport } from "./_stdioServerTransport.js";
 import { AdapterError } from "./adapterError.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
+import { searchToolsHint } from "./searchToolsCall.js";
 import type { ToolledgerHost } from "./host.js";
 import type { ToolledgerSession } from "./session.js";
 
@@ -130,18 +133,28 @@ function gatewayView(state: State): View {
   const cached = slot.get(state.enabled);
   if (cached) return cached;
   const view = modelView(state);
-  const tools = view.tools.map((tool) =>
-    tool.name === ENABLE_TOOLS_NAME && view.deferred.length > 0
-      ? {
-          ...tool,
-          description: `${tool.description ?? ""}\n\nDeferred tools: ${view.deferred.join(", ")}`,
-        }
-      : tool,
-  );
+  const tools = view.tools.map((tool) => withDeferredHint(tool, view));
   const entry = { tools, signature: JSON.stringify(tools) };
   rememberJson(tools, entry.signature);
   slot.set(state.enabled, entry);
   return entry;
+}
+
+/**
+ * D4/S1: lookup's deferred names go into `enable_tools`' description; search mode's servers
+ * summary (never every name) into `search_tools`' (`searchToolsHint`).
+ */
+function withDeferredHint(tool: McpTool, view: ModelView): McpTool {
+  if (view.strategy === "lookup" && tool.name === ENABLE_TOOLS_NAME && view.deferred.length > 0)
+    return {
+      ...tool,
+      description: `${tool.description ?? ""}\n\nDeferred tools: ${view.deferred.join(", ")}`,
+    };
+  if (view.strategy === "search" && tool.name === SEARCH_TOOLS_NAME) {
+    const hint = searchToolsHint(view);
+    if (hint) return { ...tool, description: `${tool.description ?? ""}\n\n${hint}` };
+  }
+  return tool;
 }
 
 /** One downstream MCP session: its SDK server and its conversation (C2). */
@@ -357,6 +370,7 @@ function handshakePrompt(
     v: EVENT_SCHEMA_VERSION,
     mode: deferral.mode,
     alwaysLoad: [...(deferral.alwaysLoad ?? [])],
+    ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
   });
   return modelView(state).systemPrompt;
 }

@@ -13,7 +13,7 @@ import { openSession } from "./session.js";
 
 interface GatewayConfig {
   extensions: ExtensionConfig[];
-  deferral?: { mode: "off" | "lookup"; alwaysLoad?: string[] };
+  deferral?: { mode: "off" | "lookup" | "search" | "auto"; alwaysLoad?: string[] };
   callTimeoutMs?: number;
   requestTimeoutMs?: number;
   outerPrefixBudget?: number;

@@ -8,6 +8,8 @@ export interface ServerSetupFlags {
   config: string | undefined;
   deferral: string | undefined;
   alwaysLoad: string | undefined;
+  /** S1: `--deferral-budget`. */
+  budget?: string | undefined;
 }
 
 /**
@@ -22,10 +24,11 @@ export function loadServerSetup(
 ): { config: LoadedConfig; deferral: DeferralConfig } {
   const config = loadConfig(resolveConfigPath(flags.config, deps.env, deps.home, deps.cwd), deps);
   const deferral = resolveDeferral(
-    { deferral: flags.deferral, alwaysLoad: flags.alwaysLoad },
+    { deferral: flags.deferral, alwaysLoad: flags.alwaysLoad, budget: flags.budget },
     deps.env,
     config.fileEnv,
     command,
+    config.fileDeferral,
   );
   return { config, deferral };
 }

@@ -104,7 +104,13 @@ export async function startSession(
   reportWarnings(config, o);
   const session = await openSession({
     now: options.now,
-    conversation: { deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] } },
+    conversation: {
+      deferral: {
+        mode: deferral.mode,
+        alwaysLoad: [...deferral.alwaysLoad],
+        ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
+      },
+    },
   });
   session.errors$.subscribe((error) =>
     o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),

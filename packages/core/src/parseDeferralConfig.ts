@@ -4,6 +4,8 @@ export interface DeferralConfig {
   mode: DeferralMode;
   /** D2: exact model-visible public names that stay eager. */
   alwaysLoad: string[];
+  /** S1 `auto`: the token budget of the deferred-names section (default DEFAULT_DEFERRAL_BUDGET). */
+  budget?: number;
 }
 
 export type DeferralConfigResult =

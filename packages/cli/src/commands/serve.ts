@@ -37,6 +37,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       config: stringOption(parsed, "config"),
       deferral: stringOption(parsed, "deferral"),
       alwaysLoad: stringOption(parsed, "always-load"),
+      budget: stringOption(parsed, "deferral-budget"),
     },
     deps,
     "serve",
@@ -94,7 +95,11 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     };
     const conversation = {
-      deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
+      deferral: {
+        mode: deferral.mode,
+        alwaysLoad: [...deferral.alwaysLoad],
+        ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
+      },
       ...(recordPayloads ? { recordPayloads: true } : {}),
     };
     const seen: string[] = [];

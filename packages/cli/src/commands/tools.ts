@@ -21,6 +21,7 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       config: stringOption(parsed, "config"),
       deferral: stringOption(parsed, "deferral"),
       alwaysLoad: stringOption(parsed, "always-load"),
+      budget: stringOption(parsed, "deferral-budget"),
     },
     deps,
     "tools",
