@@ -9,13 +9,13 @@ import {
   downExtension,
   ENABLE_TOOLS_NAME,
   type EnableError,
-  SEARCH_TOOLS_NAME,
   initialState,
   type ListToolsOptions,
   listTools,
   type ModelView,
   modelView,
   type RegisteredTool,
+  SEARCH_TOOLS_NAME,
   type State,
   type ToolledgerEvent,
   withRegistry,
@@ -491,7 +491,12 @@ export class Conversation {
       });
       return {
         ok: false,
-        error: { code: "INVALID_ARGUMENTS", name: SEARCH_TOOLS_NAME, message: read.message, suggestions: [] },
+        error: {
+          code: "INVALID_ARGUMENTS",
+          name: SEARCH_TOOLS_NAME,
+          message: read.message,
+          suggestions: [],
+        },
       };
     }
     const { query, limit } = read;
@@ -507,7 +512,13 @@ export class Conversation {
       performance.now() - t0,
       answer.isError ? { error: answer.text } : {},
     );
-    return { ok: true, publicName: SEARCH_TOOLS_NAME, extension: "", rawName: SEARCH_TOOLS_NAME, result };
+    return {
+      ok: true,
+      publicName: SEARCH_TOOLS_NAME,
+      extension: "",
+      rawName: SEARCH_TOOLS_NAME,
+      result,
+    };
   }
 
   /**

@@ -17,8 +17,8 @@ import {
   getExtension,
   type McpTool,
   type ModelView,
-  SEARCH_TOOLS_NAME,
   modelView,
+  SEARCH_TOOLS_NAME,
   type State,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
@@ -38,8 +38,8 @@ import { relayServerRequests } from "./_relaySampling.js";
 import { StdioLineServerTransport } from "./_stdioServerTransport.js";
 import { AdapterError } from "./adapterError.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
-import { searchToolsHint } from "./searchToolsCall.js";
 import type { ToolledgerHost } from "./host.js";
+import { searchToolsHint } from "./searchToolsCall.js";
 import type { ToolledgerSession } from "./session.js";
 
 export interface GatewayOptions {

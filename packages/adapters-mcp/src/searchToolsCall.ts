@@ -3,8 +3,8 @@ import {
   type ModelView,
   SEARCH_TOOLS_NAME,
   type SearchAnswer,
-  searchAnswer,
   type State,
+  searchAnswer,
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { AdapterError } from "./adapterError.js";
@@ -19,7 +19,11 @@ export type SearchToolsArgs =
 export function readSearchToolsArgs(args: Record<string, unknown>): SearchToolsArgs {
   const { query, limit } = args;
   const extra = Object.keys(args).filter((k) => k !== "query" && k !== "limit");
-  if (typeof query !== "string" || (limit !== undefined && typeof limit !== "number") || extra.length > 0) {
+  if (
+    typeof query !== "string" ||
+    (limit !== undefined && typeof limit !== "number") ||
+    extra.length > 0
+  ) {
     return {
       ok: false,
       message: `${SEARCH_TOOLS_NAME} takes {"query": "what you want to do", "limit": 1-${MAX_SEARCH_LIMIT} (optional)}; got ${JSON.stringify(args)}`,

@@ -2,13 +2,13 @@ import { classifyTool } from "./classifyTool.js";
 import { currentStrategy } from "./deferral/currentStrategy.js";
 import { downExtension } from "./downExtension.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
-import { SEARCH_TOOLS_NAME } from "./search/searchPrompt.js";
 import {
   type ResolvedTool,
   type ResolveOptions,
   resolveTool,
   stripMangling,
 } from "./resolveTool.js";
+import { SEARCH_TOOLS_NAME } from "./search/searchPrompt.js";
 import type { State } from "./state.js";
 
 /** The built-in tools: the host answers them itself (no server owns them). */

@@ -74,6 +74,13 @@ export {
   decodeEventOrThrow,
   EventDecodeError,
 } from "./decodeEvent.js";
+export { currentStrategy } from "./deferral/currentStrategy.js";
+export {
+  DEFAULT_DEFERRAL_BUDGET,
+  type DeferralStrategy,
+  estimateNamesTokens,
+  strategyFor,
+} from "./deferral/deferralStrategy.js";
 export {
   type Diagnostic,
   type DiagnosticsOptions,
@@ -211,34 +218,6 @@ export {
   type ModelView,
   modelView,
 } from "./modelView.js";
-export { currentStrategy } from "./deferral/currentStrategy.js";
-export {
-  DEFAULT_DEFERRAL_BUDGET,
-  type DeferralStrategy,
-  estimateNamesTokens,
-  strategyFor,
-} from "./deferral/deferralStrategy.js";
-export {
-  type ReproducedSearch,
-  reproduceSearch,
-  type SearchAnswer,
-  type SearchAnswerTool,
-  searchAnswer,
-} from "./search/searchAnswer.js";
-export { type ToolsSearched, ToolsSearchedSchema } from "./search/searchEvents.js";
-export { SEARCH_TOOLS_NAME, SEARCH_TOOLS_TOOL, searchPrompt } from "./search/searchPrompt.js";
-export {
-  DEFAULT_SEARCH_LIMIT,
-  isSearchable,
-  MAX_QUERY_LENGTH,
-  MAX_SEARCH_LIMIT,
-  REGEX_STEP_BUDGET,
-  type SearchErrorCode,
-  type SearchHit,
-  type SearchOptions,
-  type SearchToolsResult,
-  searchTools,
-} from "./search/searchTools.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
 export { type OrderedEvent, orderConversation } from "./orderConversation.js";
 export {
@@ -268,6 +247,27 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export {
+  type ReproducedSearch,
+  reproduceSearch,
+  type SearchAnswer,
+  type SearchAnswerTool,
+  searchAnswer,
+} from "./search/searchAnswer.js";
+export { type ToolsSearched, ToolsSearchedSchema } from "./search/searchEvents.js";
+export { SEARCH_TOOLS_NAME, SEARCH_TOOLS_TOOL, searchPrompt } from "./search/searchPrompt.js";
+export {
+  DEFAULT_SEARCH_LIMIT,
+  isSearchable,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+  REGEX_STEP_BUDGET,
+  type SearchErrorCode,
+  type SearchHit,
+  type SearchOptions,
+  type SearchToolsResult,
+  searchTools,
+} from "./search/searchTools.js";
 export {
   invalidEvent,
   isStorableId,

@@ -117,7 +117,10 @@ function removeName(names: string[], name: string): void {
 }
 
 /** The deferred names `auto` weighs: those a names list would show (no built-in's name). */
-function withoutBuiltins(deferred: readonly string[], mode: State["deferral"]["mode"]): readonly string[] {
+function withoutBuiltins(
+  deferred: readonly string[],
+  mode: State["deferral"]["mode"],
+): readonly string[] {
   if (mode !== "auto" || !deferred.includes(ENABLE_TOOLS_NAME)) return deferred;
   return deferred.filter((n) => n !== ENABLE_TOOLS_NAME);
 }

@@ -20,7 +20,12 @@ export const ALWAYS_LOAD_ENV = "GOOSE_TOOL_DEFERRAL_ALWAYS_LOAD";
 /** D1: the modes `GOOSE_TOOL_DEFERRAL` accepts (goose's own). */
 export const DEFERRAL_MODES: readonly DeferralMode[] = ["off", "lookup"];
 /** D1/S1: every mode toolledger serves: goose's, plus its own `search` and `auto`. */
-export const TOOLLEDGER_DEFERRAL_MODES: readonly DeferralMode[] = ["off", "lookup", "search", "auto"];
+export const TOOLLEDGER_DEFERRAL_MODES: readonly DeferralMode[] = [
+  "off",
+  "lookup",
+  "search",
+  "auto",
+];
 
 /**
  * D1/D2: reads `GOOSE_TOOL_DEFERRAL` (unset or empty: off; `lookup`; anything else is an

@@ -77,4 +77,15 @@ export type Change =
       durationMs: number;
       error: string | null;
     }
+  | {
+      /** S2: a `search_tools` call: what it returned, and whether replay gives the same. */
+      kind: "searched";
+      callId: string;
+      query: string;
+      results: string[];
+      error: string | null;
+      reproduced: boolean;
+      /** When not reproduced: what the search gives on the replayed state. */
+      resultsNow?: string[];
+    }
   | { kind: "no_change" };

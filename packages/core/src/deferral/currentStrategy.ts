@@ -2,7 +2,10 @@ import { modelView } from "../modelView.js";
 import type { State } from "../state.js";
 import type { DeferralStrategy } from "./deferralStrategy.js";
 
-const cache = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, DeferralStrategy>>>>();
+const cache = new WeakMap<
+  object,
+  WeakMap<object, WeakMap<object, WeakMap<object, DeferralStrategy>>>
+>();
 
 function level<T extends WeakKey>(map: WeakMap<object, T>, key: object): T {
   let next = map.get(key);

@@ -4,8 +4,8 @@ import { closeNames } from "../closeNames.js";
 import type { EnableError } from "../events.js";
 import { listTools } from "../listTools.js";
 import { ENABLE_TOOLS_NAME } from "../modelView.js";
-import { currentStrategy } from "./currentStrategy.js";
 import type { State } from "../state.js";
+import { currentStrategy } from "./currentStrategy.js";
 
 /** D5: all-or-nothing validation against the model-visible tools of the current registry. */
 export function validateEnable(state: State, names: readonly string[]): EnableError | null {

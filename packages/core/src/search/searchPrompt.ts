@@ -37,7 +37,10 @@ export const SEARCH_TOOLS_TOOL: McpTool = Object.freeze({
  * deferred tools, its count, and a one-line summary (its tools' commonest topic words), so the
  * model knows what to search for. `deferredByOwner`: deferred tools per extension key.
  */
-export function searchPrompt(state: State, deferredByOwner: ReadonlyMap<string, number>): string | null {
+export function searchPrompt(
+  state: State,
+  deferredByOwner: ReadonlyMap<string, number>,
+): string | null {
   if (deferredByOwner.size === 0) return null;
   const keys = [...deferredByOwner.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let total = 0;
@@ -47,7 +50,9 @@ export function searchPrompt(state: State, deferredByOwner: ReadonlyMap<string, 
     total += count;
     const ext = hget(state.extensions, key);
     const topics = ext ? serverIndex(ext.tools).topics : [];
-    lines.push(`- ${key}: ${count} tool${count === 1 ? "" : "s"}${topics.length > 0 ? ` (${topics.join(", ")})` : ""}`);
+    lines.push(
+      `- ${key}: ${count} tool${count === 1 ? "" : "s"}${topics.length > 0 ? ` (${topics.join(", ")})` : ""}`,
+    );
   }
   return [
     "## Deferred tools",
