@@ -153,6 +153,10 @@ describe("install safety", () => {
       "remote",
       "behind_gateway",
     ]);
-    expect(existsSync(`${file}.toolledger-backup`)).toBe(true);
+    // The pre-install config is kept under a name of its own, not where install looks.
+    expect(existsSync(`${file}.toolledger-backup`)).toBe(false);
+    expect(stderr()).toMatch(
+      /kept .* as it was before install in .*\.toolledger-backup-\d{8}-\d{6}/,
+    );
   });
 });

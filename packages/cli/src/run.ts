@@ -1,4 +1,5 @@
 import { usageError } from "./cliError.js";
+import { closestNames } from "./closestNames.js";
 import type { CommandSpec } from "./commandSpec.js";
 import { auditSpec } from "./commands/auditSpec.js";
 import { demoSpec } from "./commands/demoSpec.js";
@@ -88,7 +89,10 @@ async function dispatch(name: string, args: readonly string[], deps: Deps): Prom
   if (!command) {
     if (name.startsWith("-"))
       throw usageError(`unknown option ${name} (options go after the command)`);
-    const close = COMMANDS.map((c) => c.spec.name).filter((n) => n.startsWith(name.slice(0, 2)));
+    const close = closestNames(
+      name,
+      COMMANDS.map((c) => c.spec.name),
+    );
     throw usageError(
       `unknown command ${JSON.stringify(name)}${close.length > 0 ? `; did you mean ${close.join(" or ")}?` : ""}`,
     );

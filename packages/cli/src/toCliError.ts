@@ -35,6 +35,12 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string") {
+      if (error.name === "EventStoreError" && code === "STORE_READ_ONLY") {
+        return new CliError("badInput", error.message, {
+          cause: error,
+          hint: "a writing command needs a database it can write: pass --db <a file in a writable folder, or a PostgreSQL primary> (or set TOOLLEDGER_DB); sessions, replay, audit, explain, export and view still read this one",
+        });
+      }
       if (error.name === "EventStoreError" && STORE_CODES[code])
         return new CliError(STORE_CODES[code], error.message, { cause: error });
       if (error.name === "AdapterError" && ADAPTER_CODES[code])

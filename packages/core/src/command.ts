@@ -10,6 +10,7 @@ import {
   McpResourceTemplateSchema,
   McpToolSchema,
 } from "./events.js";
+import { TASK_COMMAND_SCHEMAS } from "./tasks/taskEvents.js";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "./wireName.js";
 
 /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
@@ -255,6 +256,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   StartCallCommandSchema,
   FinishCallCommandSchema,
   SearchToolsCommandSchema,
+  ...TASK_COMMAND_SCHEMAS,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

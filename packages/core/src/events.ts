@@ -3,6 +3,7 @@ import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
 import { ToolsSearchedSchema } from "./search/searchEvents.js";
+import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
 export { EVENT_SCHEMA_VERSION };
 
@@ -401,6 +402,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   SessionImportedSchema,
   UsageRecordedSchema,
   ToolsSearchedSchema,
+  ...TASK_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];

@@ -12,6 +12,7 @@ import type {
   McpTool,
   PendingRequest,
 } from "./events.js";
+import { NO_TASKS, type TaskSummary } from "./tasks/taskSummary.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
@@ -220,6 +221,8 @@ export interface State {
   conversation: ConversationInfo | null;
   /** C4: the bounded call summary. */
   calls: CallSummary;
+  /** C6: the bounded task summary. */
+  tasks: TaskSummary;
 }
 
 export const NO_CALL_OUTCOMES: Readonly<Record<CallOutcome, number>> = Object.freeze({
@@ -265,6 +268,7 @@ export function initialState(options: StateOptions = {}): State {
     host: null,
     conversation: null,
     calls: NO_CALLS,
+    tasks: NO_TASKS,
   };
 }
 
@@ -285,5 +289,6 @@ export function withRegistry(conversation: State, registry: State): State {
     anomalyCount: conversation.anomalyCount,
     conversation: conversation.conversation,
     calls: conversation.calls,
+    tasks: conversation.tasks,
   };
 }

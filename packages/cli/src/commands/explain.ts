@@ -112,8 +112,13 @@ export function formatExplanation(e: Explanation, source: string, o: Output): st
         c.durationMs === null
           ? ""
           : ` in ${c.durationMs < 10 ? c.durationMs.toFixed(1) : Math.round(c.durationMs)} ms`;
+      const task = c.task
+        ? o.out.dim(
+            ` as a task (${c.task.statuses.map((s) => s.replaceAll("_", " ")).join(" → ")}${c.task.runner === "gateway" ? ", run by the gateway" : ""})`,
+          )
+        : "";
       lines.push(
-        `    ${o.out.dim(`[${c.position}${c.finishedAt === null ? "" : `→${c.finishedAt}`}]`)} ${outcome}${took}${c.error ? o.out.dim(`: ${c.error.replace(/\s+/g, " ").slice(0, 100)}`) : ""}`,
+        `    ${o.out.dim(`[${c.position}${c.finishedAt === null ? "" : `→${c.finishedAt}`}]`)} ${outcome}${took}${task}${c.error ? o.out.dim(`: ${c.error.replace(/\s+/g, " ").slice(0, 100)}`) : ""}`,
       );
     }
   }

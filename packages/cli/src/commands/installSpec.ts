@@ -39,7 +39,7 @@ export const uninstallSpec: CommandSpec = {
   name: "uninstall",
   summary: "Undo `toolledger install`: the client's config as it was, byte for byte.",
   description:
-    "When the client's config and the servers file are as install left them, the backup is restored exactly.\nWhen either changed since (a server added in the client, or in the servers file), the gateway's entry is\nreplaced by the servers of the servers file instead, keeping those changes. Shows the diff first.",
+    "When the client's config and the servers file are as install left them, the backup is restored exactly.\nWhen either changed since (a server added in the client, or in the servers file), the gateway's entry is\nreplaced by the servers of the servers file instead, keeping those changes, and the config as it was before\ninstall is kept as <file>.toolledger-backup-<time> (so a later install is not refused). Shows the diff first.",
   positionals: [CLIENT_POSITIONAL],
   options: [FILE_OPTION, ...CONFIRM_OPTIONS],
   examples: [

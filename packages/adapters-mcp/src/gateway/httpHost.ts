@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { NodeHttpTransport } from "./_nodeHttpTransport.js";
+import { NodeHttpTransport } from "./nodeHttpTransport.js";
 
 export interface HttpHostOptions {
   /** Loopback by default: the gateway is a local tool, not a public service. */

@@ -1,5 +1,6 @@
 import { SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { GatewayHub, Peer } from "./_gatewayHub.js";
+import type { Peer } from "./downstreamPeer.js";
+import type { GatewayHub } from "./gatewayHub.js";
 
 /**
  * G1: `logging/setLevel` sets this client's level and asks each server that logs for the
@@ -9,7 +10,7 @@ import type { GatewayHub, Peer } from "./_gatewayHub.js";
 export function relayLogging(hub: GatewayHub, peer: Peer): void {
   peer.server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
     peer.logLevel = request.params.level;
-    await hub.applyLogLevels(extra, peer);
+    await hub.logLevels.apply(extra, peer);
     return {};
   });
 }

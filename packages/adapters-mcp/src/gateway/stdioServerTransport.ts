@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { LineBuffer, mib, OversizeMessageError } from "./_lineBuffer.js";
+import { LineBuffer, mib, OversizeMessageError } from "../_lineBuffer.js";
 
 /**
  * The gateway's side of stdio. Unlike the SDK's transport, which closes itself for good on a
@@ -54,12 +54,32 @@ export class StdioLineServerTransport implements Transport {
     this.#stdin.on("end", this.#onEnd);
   }
 
+  /**
+   * Messages sent in one turn of the event loop leave in one write: a burst of relayed
+   * progress reports is then one string and one system call, not a stream write each.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#stdout.once("drain", resolve);
+      this.#lines.push(JSON.stringify(message));
+      this.#sent.push(resolve);
+      if (this.#lines.length === 1) process.nextTick(this.#flush);
     });
   }
+
+  #lines: string[] = [];
+  #sent: (() => void)[] = [];
+
+  readonly #flush = (): void => {
+    const text = `${this.#lines.join("\n")}\n`;
+    const sent = this.#sent;
+    this.#lines = [];
+    this.#sent = [];
+    const done = () => {
+      for (const resolve of sent) resolve();
+    };
+    if (this.#stdout.write(text)) done();
+    else this.#stdout.once("drain", done);
+  };
 
   async close(): Promise<void> {
     if (this.#closed) return;

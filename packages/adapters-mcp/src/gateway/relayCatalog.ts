@@ -11,7 +11,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { catalog, getExtension, resolvePrompt, resourceOwner, type State } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
-import { type GatewayHub, type Peer, ProtocolError } from "./_gatewayHub.js";
+import type { Peer } from "./downstreamPeer.js";
+import type { GatewayHub } from "./gatewayHub.js";
+import { ProtocolError } from "./protocolError.js";
 
 /** MCP's "resource not found" (specification: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -50,10 +52,20 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
     return (await hub.forward(peer, owner, "resources/read", request.params, extra)) as never;
   });
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) =>
-    hub.subscribe(peer, ownerOf(hub, state(), request.params.uri), request.params.uri, extra),
+    hub.subscriptions.subscribe(
+      peer,
+      ownerOf(hub, state(), request.params.uri),
+      request.params.uri,
+      extra,
+    ),
   );
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) =>
-    hub.unsubscribe(peer, ownerOf(hub, state(), request.params.uri), request.params.uri, extra),
+    hub.subscriptions.unsubscribe(
+      peer,
+      ownerOf(hub, state(), request.params.uri),
+      request.params.uri,
+      extra,
+    ),
   );
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref } = request.params;

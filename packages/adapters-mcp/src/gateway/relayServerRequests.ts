@@ -1,6 +1,8 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type GatewayHub, ProtocolError, toProtocolError } from "./_gatewayHub.js";
+import type { GatewayHub } from "./gatewayHub.js";
+import { ProtocolError, toProtocolError } from "./protocolError.js";
+import { routeTaskRequest } from "./tasks/routeTaskRequest.js";
 
 /** The client capability each relayed server request needs (G1). */
 const NEEDS: Record<string, "sampling" | "elicitation"> = {
@@ -18,9 +20,12 @@ const RELAY_TIMEOUT_MS = 60 * 60 * 1000;
  * otherwise the server gets the "method not found" a client without it would answer.
  */
 export function relayServerRequests(hub: GatewayHub): void {
-  hub.host.setUpstreamRequestHandler(async (extension, request, signal) => {
-    const capability = NEEDS[request.method];
-    const target = hub.requester(extension);
+  hub.host.setUpstreamRequestHandler(async (extension, sent, signal) => {
+    const capability = NEEDS[sent.method];
+    // G4: a request for one of the server's tasks goes to the client that owns the task.
+    const forTask = routeTaskRequest(hub, extension, sent);
+    const request = forTask?.request ?? sent;
+    const target = forTask ?? hub.requester(extension);
     if (capability === undefined || !target?.peer.server.getClientCapabilities()?.[capability]) {
       throw new ProtocolError(
         ErrorCode.MethodNotFound,
