@@ -1,22 +1,8 @@
+import { RANKING } from "./ranking.js";
 import type { RegistryIndex } from "./registryIndex.js";
 import { words } from "./searchTokens.js";
-import { FIELD_COUNT, stemOf } from "./serverIndex.js";
+import { stemOf } from "./serverIndex.js";
 import { SYNONYM_GROUPS } from "./synonyms.js";
-
-/**
- * S1: the ranking's parameters. BM25F: each field's term count is weighted and normalised by
- * the field's length, then saturated once per term; a query word also finds the other words
- * of its synonym group at a lower weight. Tuned on half of the labelled queries (bench).
- */
-export const RANKING = Object.freeze({
-  k1: 1.2,
-  /** Length normalisation per field: name, title, description, argument names, argument descriptions. */
-  b: [0.5, 0.5, 0.75, 0.5, 0.75] as readonly number[],
-  /** Field weights, same order. */
-  weights: [3, 2, 1, 0.7, 0.4] as readonly number[],
-  /** The weight of a synonym's match against the word's own. */
-  synonymWeight: 0.6,
-});
 
 /** One query word: the stems that count for it and their weights (its own stem first). */
 export interface QueryConcept {
@@ -55,6 +41,8 @@ export interface Scores {
   touched: number[];
 }
 
+let scratch = new Float64Array(0);
+
 /**
  * BM25F over the registry index. Deterministic: servers in key order, postings in tool order,
  * concepts in query order, so the same index and query always give the same floats.
@@ -62,32 +50,24 @@ export interface Scores {
 export function scoreConcepts(index: RegistryIndex, concepts: readonly QueryConcept[]): Scores {
   const scores = new Float64Array(index.size);
   const touched: number[] = [];
-  const best = new Float64Array(index.size);
+  // Scratch of each concept's best term per tool: reused, and left all zero after each concept.
+  if (scratch.length < index.size) scratch = new Float64Array(index.size);
+  const best = scratch;
   const bestTouched: number[] = [];
-  const { k1, b, weights } = RANKING;
-  const avg = index.averageLengths;
   const n = index.size;
   for (const concept of concepts) {
     for (const { term, weight } of concept.terms) {
       let df = 0;
       for (const s of index.servers) df += s.index.postings.get(term)?.docs.length ?? 0;
       if (df === 0) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (const s of index.servers) {
         const p = s.index.postings.get(term);
         if (!p) continue;
-        const lengths = s.index.lengths;
-        for (let i = 0; i < p.docs.length; i++) {
-          const d = p.docs[i]!;
-          let tf = 0;
-          for (let f = 0; f < FIELD_COUNT; f++) {
-            const count = p.tf[i * FIELD_COUNT + f]!;
-            if (count === 0) continue;
-            const norm =
-              avg[f]! > 0 ? 1 - b[f]! + (b[f]! * lengths[d * FIELD_COUNT + f]!) / avg[f]! : 1;
-            tf += (weights[f]! * count) / norm;
-          }
-          const value = weight * idf * (tf / (k1 + tf));
+        const { docs, tf } = p;
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i]!;
+          const value = idf * tf[i]!;
           const g = s.offset + d;
           if (best[g] === 0) bestTouched.push(g);
           if (value > best[g]!) best[g] = value;

@@ -1,6 +1,6 @@
 import { listExtensions } from "../extensions.js";
 import type { ExtensionState, State } from "../state.js";
-import { FIELD_COUNT, type ServerIndex, serverIndex } from "./serverIndex.js";
+import { type ServerIndex, serverIndex } from "./serverIndex.js";
 
 /** One extension's index and where its tools start in the registry-wide numbering. */
 export interface IndexedServer {
@@ -11,15 +11,13 @@ export interface IndexedServer {
 
 /**
  * S1: the search index of a registry: each extension's own index (rebuilt only when that
- * extension's tools change), in key order, with the totals BM25 needs. Derived from the
+ * extension's tools change), in key order. Derived from the
  * registry's events alone, memoised per (immutable) extensions map.
  */
 export interface RegistryIndex {
   servers: readonly IndexedServer[];
   /** Tools indexed (every extension's registered tools). */
   size: number;
-  /** Average length per field. */
-  averageLengths: Float64Array;
 }
 
 const cache = new WeakMap<object, RegistryIndex>();
@@ -35,16 +33,12 @@ export function registryIndex(state: State): RegistryIndex {
 
 function buildRegistryIndex(state: State): RegistryIndex {
   const servers: IndexedServer[] = [];
-  const sums = new Float64Array(FIELD_COUNT);
   let size = 0;
   for (const ext of listExtensions(state)) {
     if (ext.tools.length === 0) continue;
     const index = serverIndex(ext.tools);
     servers.push({ ext, index, offset: size });
     size += ext.tools.length;
-    for (let f = 0; f < FIELD_COUNT; f++) sums[f]! += index.lengthSums[f]!;
   }
-  const averageLengths = new Float64Array(FIELD_COUNT);
-  for (let f = 0; f < FIELD_COUNT; f++) averageLengths[f] = size === 0 ? 0 : sums[f]! / size;
-  return { servers, size, averageLengths };
+  return { servers, size };
 }

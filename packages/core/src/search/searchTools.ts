@@ -93,7 +93,15 @@ export function searchTools(
   const servers = index.servers;
   for (const g of touched) {
     const score = scores[g]!;
-    if (top.length === limit && !better(score, nameAt(servers, g), top[top.length - 1]!)) continue;
+    if (top.length === limit) {
+      const worst = top[top.length - 1]!;
+      // The name is looked up only for a tie with the last place.
+      if (
+        score < worst.score ||
+        (score === worst.score && !better(score, nameAt(servers, g), worst))
+      )
+        continue;
+    }
     const tool = toolAt(servers, g);
     if (!isSearchable(state, tool)) continue;
     const entry = { g, score, tool };

@@ -1,15 +1,16 @@
 import type { RegisteredTool } from "../state.js";
+import { PRIOR_TOOLS, RANKING, TYPICAL_LENGTHS } from "./ranking.js";
 import { stem, words } from "./searchTokens.js";
 import { SEARCH_FIELDS, type SearchField, toolSearchText } from "./toolSearchText.js";
 
 export const FIELD_COUNT = SEARCH_FIELDS.length;
 
-/** One term's occurrences in a server's tools: the tools (by position) and per-field counts. */
+/** One term's occurrences in a server's tools: the tools (by position) and their BM25F weight. */
 export interface Postings {
   /** Positions in `ServerIndex.tools`, ascending. */
-  docs: number[];
-  /** FIELD_COUNT counts per entry of `docs`. */
-  tf: number[];
+  docs: Int32Array;
+  /** Per entry of `docs`: BM25F's saturated term weight, tf / (k1 + tf), tf being the field-weighted, length-normalised count. */
+  tf: Float64Array;
 }
 
 /**
@@ -55,7 +56,9 @@ export function stemOf(word: string): string {
 }
 
 function buildServerIndex(tools: readonly RegisteredTool[]): ServerIndex {
-  const postings = new Map<string, Postings>();
+  const building = new Map<string, number[]>();
+  /** FIELD_COUNT raw counts per entry, turned into `tf` once every length is known. */
+  const counts = new Map<string, number[]>();
   const lengths = new Float64Array(tools.length * FIELD_COUNT);
   const lengthSums = new Float64Array(FIELD_COUNT);
   const texts: string[][] = [];
@@ -73,16 +76,19 @@ function buildServerIndex(tools: readonly RegisteredTool[]): ServerIndex {
       lengthSums[f]! += ws.length;
       for (const w of ws) {
         const term = stemOf(w);
-        let p = postings.get(term);
-        if (!p) {
-          p = { docs: [], tf: [] };
-          postings.set(term, p);
+        let p = building.get(term);
+        let c = counts.get(term);
+        if (!p || !c) {
+          p = [];
+          c = [];
+          building.set(term, p);
+          counts.set(term, c);
         }
-        if (p.docs[p.docs.length - 1] !== d) {
-          p.docs.push(d);
-          for (let k = 0; k < FIELD_COUNT; k++) p.tf.push(0);
+        if (p[p.length - 1] !== d) {
+          p.push(d);
+          for (let k = 0; k < FIELD_COUNT; k++) c.push(0);
         }
-        p.tf[(p.docs.length - 1) * FIELD_COUNT + f]! += 1;
+        c[(p.length - 1) * FIELD_COUNT + f]! += 1;
       }
     }
     texts.push(row);
@@ -95,6 +101,26 @@ function buildServerIndex(tools: readonly RegisteredTool[]): ServerIndex {
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, 6)
     .map(([w]) => w);
+  const { b, weights, k1 } = RANKING;
+  const avg = SEARCH_FIELDS.map(
+    (_, f) => (lengthSums[f]! + TYPICAL_LENGTHS[f]! * PRIOR_TOOLS) / (tools.length + PRIOR_TOOLS),
+  );
+  const postings = new Map<string, Postings>();
+  for (const [term, docs] of building) {
+    const c = counts.get(term)!;
+    const p: Postings = { docs: Int32Array.from(docs), tf: new Float64Array(docs.length) };
+    postings.set(term, p);
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      let tf = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const n = c[i * FIELD_COUNT + f]!;
+        if (n === 0) continue;
+        tf += (weights[f]! * n) / (1 - b[f]! + (b[f]! * lengths[d * FIELD_COUNT + f]!) / avg[f]!);
+      }
+      p.tf[i] = tf / (k1 + tf);
+    }
+  }
   return { tools, postings, lengths, lengthSums, texts, topics };
 }
 
