@@ -6,6 +6,7 @@ import { explainEnableTools } from "./explain/explainEnableTools.js";
 import { explainRegisteredTool } from "./explain/explainRegisteredTool.js";
 import { explainUnregisteredTool } from "./explain/explainUnregisteredTool.js";
 import type { Explanation, Reason } from "./explain/explanation.js";
+import { searchesReason } from "./explain/searchesOfTool.js";
 import { collectFacts } from "./explain/toolFacts.js";
 import { finalState } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
@@ -28,6 +29,8 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
       ? explainEnableTools(entries)
       : explainRegistryTool(entries, name);
   explanation.calls = callHistory(entries, explanation.publicName);
+  const searches = searchesReason(entries, explanation.publicName);
+  if (searches) explanation.reasons.push(searches);
   const tasks = tasksReason(explanation.calls);
   if (tasks) explanation.reasons.push(tasks);
   const calls = callsReason(explanation.calls);

@@ -151,6 +151,22 @@ describe("search mode through `toolledger serve` (S1, S2)", () => {
       'search "/^memory__.*relation/" → memory__create_relations, memory__delete_relations (reproduced)',
     );
     expect(human.stdout).toContain("7 searches, all reproduced");
+    // explain says, per search, why a tool was or was not among the results (S2).
+    const explained = await runCli(
+      ["explain", "memory__create_entities", "--session", conv!.session, "--db", db],
+      { cwd: dir, env: cleanEnv(dir) },
+    );
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toContain("7 searches recorded, 1 returned it");
+    expect(explained.stdout).toMatch(/"remember that Ada [^"]*" \(\d+\): returned it, ranked \d/);
+    // Enabled by then: eager, so the later searches do not look at it.
+    expect(explained.stdout).toContain('"create entities in the knowledge graph" (');
+    expect(explained.stdout).toContain("it was eager then, and only deferred tools are searched");
+    const other = await runCli(
+      ["explain", "everything__echo", "--session", conv!.session, "--db", db],
+      { cwd: dir, env: cleanEnv(dir) },
+    );
+    expect(other.stdout).toContain("no word of the query, nor a synonym, is in its name");
   });
 });
 

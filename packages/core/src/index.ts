@@ -254,6 +254,7 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export { explainSearchResult, type SearchResultWhy } from "./search/explainSearchResult.js";
 export {
   type ReproducedSearch,
   reproduceSearch,
