@@ -7,6 +7,7 @@ import {
   type State,
 } from "@toolledger/core";
 import { withOrigin } from "./describeOrigin.js";
+import { describeSearch } from "./describeSearch.js";
 
 export type Severity = "info" | "ok" | "warn" | "error";
 
@@ -287,6 +288,8 @@ function describeOther(
   ctx: DescribeContext,
 ): EventDescription & { related?: number } {
   switch (event.type) {
+    case "ToolsSearched":
+      return describeSearch(event, ctx);
     case "ToolCallStarted": {
       const callId = str(event.callId) ?? "";
       const name = str(event.name) ?? "?";
