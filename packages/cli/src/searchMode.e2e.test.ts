@@ -203,6 +203,13 @@ describe("deferral modes and their errors (D1, S1)", () => {
     );
     expect(budget.code).toBe(2);
     expect(budget.stderr).toContain("--deferral-budget");
+    const listed = await runCli(
+      ["tools", "-c", file, "--deferral", "auto", "--deferral-budget", "20"],
+      { cwd: dir, env: cleanEnv(dir) },
+    );
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/memory__read_graph +memory +deferred/);
+    expect(listed.stderr).toContain("deferral auto (search now)");
   });
 
   test("auto is lookup while the names fit the budget, search above it", async () => {
