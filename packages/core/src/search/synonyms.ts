@@ -19,7 +19,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ["read", "show", "view", "display", "print", "cat", "contents", "open", "load"],
   ["write", "save", "store", "overwrite"],
   ["edit", "change", "modify", "update", "patch", "alter"],
-  ["create", "make", "new", "add", "start", "open", "file"],
+  ["create", "make", "new", "add", "start", "open"],
   ["delete", "remove", "erase", "drop", "destroy", "rm"],
   ["list", "enumerate", "ls", "all", "everyone", "every"],
   ["search", "find", "lookup", "locate", "query", "look"],
