@@ -1,5 +1,5 @@
 import { RANKING } from "./ranking.js";
-import type { RegistryIndex } from "./registryIndex.js";
+import { type RegistryIndex, termHits } from "./registryIndex.js";
 import { words } from "./searchTokens.js";
 import { stemOf } from "./serverIndex.js";
 import { SYNONYM_GROUPS } from "./synonyms.js";
@@ -57,13 +57,11 @@ export function scoreConcepts(index: RegistryIndex, concepts: readonly QueryConc
   const n = index.size;
   for (const concept of concepts) {
     for (const { term, weight } of concept.terms) {
-      let df = 0;
-      for (const s of index.servers) df += s.index.postings.get(term)?.docs.length ?? 0;
+      const hits = termHits(index, term);
+      const df = hits.df;
       if (df === 0) continue;
       const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const s of index.servers) {
-        const p = s.index.postings.get(term);
-        if (!p) continue;
+      for (const { server: s, postings: p } of hits.servers) {
         const { docs, tf } = p;
         for (let i = 0; i < docs.length; i++) {
           const d = docs[i]!;
