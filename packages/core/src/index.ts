@@ -256,6 +256,10 @@ export {
 } from "./resolveTool.js";
 export { explainSearchResult, type SearchResultWhy } from "./search/explainSearchResult.js";
 export {
+  type RegistryIndex as SearchIndex,
+  registryIndex as searchIndex,
+} from "./search/registryIndex.js";
+export {
   type ReproducedSearch,
   reproduceSearch,
   type SearchAnswer,
