@@ -167,6 +167,14 @@ describe("search mode through `toolledger serve` (S1, S2)", () => {
       { cwd: dir, env: cleanEnv(dir) },
     );
     expect(other.stdout).toContain("no word of the query, nor a synonym, is in its name");
+    const builtin = await runCli(
+      ["explain", "search_tools", "--session", conv!.session, "--db", db],
+      { cwd: dir, env: cleanEnv(dir) },
+    );
+    expect(builtin.stdout).toContain("search_tools is the built-in search of deferred tools");
+    expect(builtin.stdout).toMatch(
+      /7 search\(es\) recorded: [45] returned tools, [01] found nothing, 2 refused/,
+    );
   });
 });
 
