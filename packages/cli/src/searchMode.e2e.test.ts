@@ -5,9 +5,11 @@ import {
   publishedServer,
   resultText,
   type SdkClientOfServe,
+  sdkClientOverHttp,
   serveOverStdio,
 } from "./_testing/sdkServeClient.js";
 import { cleanEnv, runCli, tempDir } from "./_testing/spawnCli.js";
+import { startServeHttp } from "./_testing/startServe.js";
 
 // Issue 24 (S1/S2) through the built `toolledger serve` and the MCP SDK's own client, with
 // two published servers from npm (server-everything, server-memory): search mode serves
@@ -262,6 +264,43 @@ describe("deferral modes and their errors (D1, S1)", () => {
       await served.close();
     }
   }, 60_000);
+});
+
+describe("search mode over streamable HTTP: each client its own conversation (C2, S1)", () => {
+  test("two SDK clients search; one enables; the other still finds the tool deferred", async () => {
+    const dir = tempDir();
+    const config = join(dir, "mcp.json");
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { memory: publishedServer("memory", dir) } }),
+    );
+    const serve = await startServeHttp(
+      ["--config", config, "--db", join(dir, "s.db"), "--deferral", "search"],
+      dir,
+    );
+    const a = await sdkClientOverHttp(serve.url, serve.stderr);
+    const b = await sdkClientOverHttp(serve.url, serve.stderr);
+    try {
+      const call = (c: SdkClientOfServe, name: string, args: Record<string, unknown>) =>
+        c.client.callTool({ name, arguments: args }) as Promise<CallResult>;
+      expect(found(await call(a, "search_tools", { query: "delete a relation" }))).toContain(
+        "memory__delete_relations",
+      );
+      await call(a, "enable_tools", { names: ["memory__delete_relations"] });
+      await a.until((n) => n.includes("memory__delete_relations"), "A's enabled tool");
+      expect(found(await call(a, "search_tools", { query: "delete a relation" }))).not.toContain(
+        "memory__delete_relations",
+      );
+      expect(await b.names()).toEqual(["enable_tools", "search_tools"]);
+      expect(found(await call(b, "search_tools", { query: "delete a relation" }))).toContain(
+        "memory__delete_relations",
+      );
+    } finally {
+      await a.close();
+      await b.close();
+      await serve.stop();
+    }
+  }, 90_000);
 });
 
 function found(r: CallResult): string[] {

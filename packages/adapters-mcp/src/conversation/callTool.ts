@@ -85,7 +85,9 @@ export async function callTool(
 ): Promise<CallToolOutcome> {
   const host = c.host;
   // A tool of a server that is still starting is waited for, not refused as unknown.
-  if (name !== ENABLE_TOOLS_NAME && host.starting)
+  // S1: a search looks at every server, so it waits for the starting ones as a first tools/list does.
+  if (name === SEARCH_TOOLS_NAME && host.starting) await host.untilListed();
+  else if (name !== ENABLE_TOOLS_NAME && host.starting)
     await host.untilStartedFor([name], options.timeoutMs ?? host.options.callTimeoutMs);
   const callId = options.callId ?? randomUUID();
   const redactor = host.redactor;
