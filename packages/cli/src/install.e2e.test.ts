@@ -25,16 +25,38 @@ describe("install, then the host starts what install wrote", () => {
     const original = readFileSync(file);
     const env = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
     const db = join(dir, "gateway.db");
+    // This checkout's launcher, given as --command (left out, install would write npx: a
+    // source checkout may move; the installed package's own path is release.e2e's to prove).
+    const launcher = join(REPO, "packages", "cli", "bin", "toolledger");
     const installed = await runCli(
-      ["install", "cursor", "--file", file, "--db", db, "--deferral", "lookup", "--yes"],
+      [
+        "install",
+        "cursor",
+        "--file",
+        file,
+        "--db",
+        db,
+        "--deferral",
+        "lookup",
+        "--command",
+        launcher,
+        "--yes",
+      ],
       { cwd: dir, env },
     );
     expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain(`the host starts ${launcher} (--command, toolledger `);
     const entry = (
       JSON.parse(readFileSync(file, "utf8")) as {
         mcpServers: { toolledger: { command: string; args: string[] } };
       }
     ).mcpServers.toolledger;
+    expect(entry.command).toBe(launcher);
+    expect(entry.args.slice(0, 1).concat(entry.args.slice(-2))).toEqual([
+      "serve",
+      "--deferral",
+      "lookup",
+    ]);
 
     // As Cursor would: the entry's command and args, the user's environment; it lists again
     // on every tools/list_changed, as servers that start later join.

@@ -24,6 +24,8 @@ const ADAPTER_CODES: Record<string, ExitCodeName> = {
   APPEND_REJECTED: "conflict",
   SESSION_CLOSED: "internal",
   CANCELLED: "interrupted",
+  AUTHORIZATION_REQUIRED: "serverFailure",
+  AUTHORIZATION_FAILED: "serverFailure",
 };
 
 /**
@@ -41,6 +43,11 @@ export function toCliError(error: unknown): CliError {
           hint: "a writing command needs a database it can write: pass --db <a file in a writable folder, or a PostgreSQL primary> (or set TOOLLEDGER_DB); sessions, replay, audit, explain, export and view still read this one",
         });
       }
+      if (error.name === "EventStoreError" && code === "SCHEMA_TOO_NEW")
+        return new CliError("badInput", error.message, {
+          cause: error,
+          hint: "a newer toolledger wrote it: upgrade this one (npm i -g toolledger; `toolledger --version` shows which you have), or open it with the toolledger that wrote it; nothing was changed",
+        });
       if (error.name === "EventStoreError" && STORE_CODES[code])
         return new CliError(STORE_CODES[code], error.message, { cause: error });
       if (error.name === "AdapterError" && ADAPTER_CODES[code])
@@ -71,7 +78,7 @@ export function toCliError(error: unknown): CliError {
         `the SQLite driver's native module cannot be loaded: ${firstLine(error.message)}`,
         {
           cause: error,
-          hint: "run `pnpm install` at the workspace root to build better-sqlite3 for this Node version",
+          hint: "run `toolledger doctor`: it says how to build better-sqlite3 for this Node (in a source checkout, `pnpm install`)",
         },
       );
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_COMMAND_SCHEMAS } from "./authorization/authorizationEvents.js";
 import {
   CallOutcomeSchema,
   ConversationClientSchema,
@@ -257,6 +258,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   FinishCallCommandSchema,
   SearchToolsCommandSchema,
   ...TASK_COMMAND_SCHEMAS,
+  ...OAUTH_COMMAND_SCHEMAS,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

@@ -354,6 +354,34 @@ describe("E6 decide is total over arbitrary input", () => {
           resourceTemplates: [{ uriTemplate: "file:///{path}" }],
         },
       ],
+      RequireAuthorization: [
+        { type: "RequireAuthorization", extension: "github", reason: "no_token" },
+        {
+          type: "RequireAuthorization",
+          extension: "github",
+          issuer: "https://auth.example",
+          scopes: ["repo"],
+          reason: "insufficient_scope",
+          prompt: "browser",
+        },
+      ],
+      RecordAuthorization: [
+        {
+          type: "RecordAuthorization",
+          extension: "github",
+          issuer: "https://auth.example",
+          scopes: ["repo"],
+          expiresAt: "2026-01-01T00:00:00.000Z",
+          grant: "authorization_code",
+          client: "dynamic",
+        },
+      ],
+      RecordTokenRefresh: [
+        { type: "RecordTokenRefresh", extension: "github", issuer: "https://auth.example" },
+      ],
+      RecordAuthorizationFailure: [
+        { type: "RecordAuthorizationFailure", extension: "github", error: "invalid_grant" },
+      ],
     };
     script.RecordFetchFailure.push({
       type: "RecordFetchFailure",
@@ -385,6 +413,10 @@ describe("E6 decide is total over arbitrary input", () => {
       "RecordPrompts",
       "InvalidateResources",
       "RecordResources",
+      "RequireAuthorization",
+      "RecordAuthorization",
+      "RecordTokenRefresh",
+      "RecordAuthorizationFailure",
       "RemoveExtension",
       "CloseConversation",
     ];

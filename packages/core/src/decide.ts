@@ -1,3 +1,4 @@
+import { decideAuthorization } from "./authorization/decideAuthorization.js";
 import { decideCalls } from "./calls/decideCalls.js";
 import { decideCatalog } from "./catalog/decideCatalog.js";
 import type { Command } from "./command.js";
@@ -56,6 +57,11 @@ export function decide(state: State, input: Command): Decision {
       return decideCalls(state, command, at);
     case "SearchTools":
       return decideSearch(state, command, at);
+    case "RequireAuthorization":
+    case "RecordAuthorization":
+    case "RecordTokenRefresh":
+    case "RecordAuthorizationFailure":
+      return decideAuthorization(state, command, at);
     default: {
       const unreachable: never = command;
       return unreachable;

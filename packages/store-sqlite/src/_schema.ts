@@ -5,14 +5,20 @@ import type Database from "better-sqlite3";
 export const APPLICATION_ID = 0x544c4544;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
+ * a new catalogue raises the schema version, so an older toolledger refuses the file.
+ */
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2];
 
 /** Conversation event types (D6–D8), listed for SQL filters. */
 export const CONVERSATION_TYPES_SQL =
   "('EnableToolsRequested','EnableToolsResponded','Compacted','Cleared')";
 
 /** Migration `i` takes the schema from version `i` to `i + 1`. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE events (
     global_position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -40,6 +46,10 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (stream_id, reducer_version)
   ) STRICT;
   `,
+  // toolledger 0.2.0, event catalogue 2 (conversations, calls, prompts, resources): the tables
+  // are unchanged; the step is there so that 0.1.0 refuses these files (SCHEMA_TOO_NEW)
+  // instead of failing on the first event it does not know.
+  "-- event catalogue 2",
 ];
 
 /** The file's schema version; a newer schema or a foreign file is refused. */

@@ -1,4 +1,5 @@
 import type { EventStore, StateOptions } from "@toolledger/core";
+import type { OAuthRuntime } from "../oauth/oauthRuntime.js";
 
 export interface HostOptions {
   /** The event log. Default: a fresh in-memory store. */
@@ -41,6 +42,8 @@ export interface HostOptions {
    * (`mcp__toolledger__` is 17); wire names stay within 64 minus this. Default 0.
    */
   outerPrefixBudget?: number;
+  /** A1–A4: how remote servers are authorized (token store, browser step). Default: no OAuth. */
+  oauth?: OAuthRuntime;
 }
 
 export interface RetryPolicy {
@@ -82,6 +85,7 @@ export type ResolvedHostOptions = Readonly<{
   now: () => Date;
   state: StateOptions;
   outerPrefixBudget: number;
+  oauth: OAuthRuntime | undefined;
 }>;
 
 export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
@@ -97,5 +101,6 @@ export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
     retry: options.retry ?? null,
     now: options.now ?? (() => new Date()),
     state: options.state ?? {},
+    oauth: options.oauth,
   };
 }

@@ -1,4 +1,5 @@
 import type { Anomaly } from "@toolledger/core";
+import type { OAuthChange } from "../oauthChange.js";
 
 /** What one event changed, in terms a user reads (E3). */
 export type Change =
@@ -108,4 +109,5 @@ export type Change =
       from: string | null;
       forMs: number | null;
     }
+  | OAuthChange
   | { kind: "no_change" };

@@ -2,12 +2,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RULE_SUMMARIES, type ViewRule } from "./ruleCatalog.js";
 
-const RULE_ID = /^([RDECG]\d{1,2})\b/;
+const RULE_ID = /^([RDECGA]\d{1,2})\b/;
 
-/** The project's rules document, beside the CLI in this checkout (src/view and dist/view alike). */
+/**
+ * The project's rules document: inside the installed package (`docs/rules.md` beside `dist/`),
+ * else at the root of this source checkout (src/view and dist/view alike).
+ */
 export function defaultRulesDocument(): string | undefined {
-  const path = fileURLToPath(new URL("../../../../docs/rules.md", import.meta.url));
-  return existsSync(path) ? path : undefined;
+  return ["../../docs/rules.md", "../../../../docs/rules.md"]
+    .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+    .find((path) => existsSync(path));
 }
 
 /** GitHub's heading anchor: rendered text lowercased, punctuation dropped, spaces as hyphens. */

@@ -1,0 +1,54 @@
+/**
+ * Every event type and version a log may hold (`<type>@<v>`), by the catalogue version that
+ * added it; each toolledger release names its catalogue in CHANGELOG.md. A release that adds
+ * an event type or version appends a catalogue version, and each store raises its schema
+ * version with it (a migration step that may change no table): an older toolledger then
+ * refuses the database with SCHEMA_TOO_NEW instead of failing on an event it cannot read.
+ */
+export const EVENT_CATALOG: readonly { version: number; added: readonly string[] }[] = [
+  {
+    // toolledger 0.1.0: one stream per session.
+    version: 1,
+    added: [
+      "ExtensionAdded@1",
+      "ExtensionRemoved@1",
+      "ToolsInvalidated@1",
+      "ToolsFetched@1",
+      "ToolsFetchFailed@1",
+      "DeferralConfigured@1",
+      "EnableToolsRequested@1",
+      "EnableToolsResponded@1",
+      "Compacted@1",
+      "Cleared@1",
+    ],
+  },
+  {
+    // toolledger 0.2.0: a registry stream per host, a stream per conversation, calls, prompts
+    // and resources, tasks, OAuth authorizations, searches, imported goose sessions.
+    version: 2,
+    added: [
+      "PromptsInvalidated@1",
+      "PromptsFetched@1",
+      "ResourcesInvalidated@1",
+      "ResourcesFetched@1",
+      "HostStarted@1",
+      "ConversationStarted@1",
+      "ConversationResumed@1",
+      "ConversationClosed@1",
+      "ToolCallStarted@1",
+      "ToolCallFinished@1",
+      "TaskCreated@1",
+      "TaskStatusChanged@1",
+      "OAuthAuthorizationRequired@1",
+      "OAuthAuthorized@1",
+      "OAuthTokenRefreshed@1",
+      "OAuthAuthorizationFailed@1",
+      "ToolsSearched@1",
+      "SessionImported@1",
+      "UsageRecorded@1",
+    ],
+  },
+];
+
+/** The catalogue this build writes and reads in full. */
+export const EVENT_CATALOG_VERSION: number = EVENT_CATALOG.at(-1)!.version;
