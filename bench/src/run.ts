@@ -20,6 +20,7 @@ import { replayThroughput } from "./replayThroughput.js";
 import { sessionLogOptions } from "./sessionLog.js";
 import { sessionLogFile } from "./sessionLogFile.js";
 import { appendWorkload, sqliteAppendLoad } from "./sqliteAppendLoad.js";
+import { toolSearch } from "./toolSearch.js";
 import { viewRender } from "./viewRender.js";
 import type { WrittenLog } from "./writeJsonl.js";
 
@@ -91,6 +92,9 @@ await step("9", "gateway relays", () => gatewayRelays(rounds));
 await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
 await step("11", "serve: first full tools/list beside hung servers", () => firstAnswer(rounds));
 await step("12", "PostgreSQL store", () => postgresStore(3, workload));
+await step("13", "tool search: prompt tokens, latency, re-index, recall@5", () =>
+  toolSearch(rounds),
+);
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 const machine = {

@@ -204,6 +204,15 @@ export const FileSettingsSchema = z
     inherit_env: z.boolean().optional(),
     /** What `${workspaceFolder}` means (install writes it when it moves a project's servers). */
     workspace_folder: z.string().min(1).optional(),
+    /** D1/S1: the deferral mode (`off`, `lookup`, `search`, `auto`), below `--deferral` and the environment. */
+    deferral: z
+      .string()
+      .refine((m) => ["off", "lookup", "search", "auto"].includes(m), {
+        message: 'deferral must be "off", "lookup", "search" or "auto"',
+      })
+      .optional(),
+    /** S1: `auto`'s token budget for the deferred-names section. */
+    deferral_budget: z.number().int().positive().optional(),
   })
   .optional();
 export const FILE_SETTING_NAMES = [
@@ -212,4 +221,6 @@ export const FILE_SETTING_NAMES = [
   "startup_grace",
   "inherit_env",
   "workspace_folder",
+  "deferral",
+  "deferral_budget",
 ];

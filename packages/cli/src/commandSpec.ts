@@ -69,8 +69,16 @@ export const DEFERRAL_OPTIONS: readonly OptionSpec[] = [
   {
     name: "deferral",
     type: "string",
-    value: "<off|lookup>",
-    description: "deferred tool loading (default: $GOOSE_TOOL_DEFERRAL, else off)",
+    value: "<off|lookup|search|auto>",
+    description:
+      "deferred tool loading: lookup lists the deferred names, search offers search_tools, auto is lookup while the names fit --deferral-budget and search above it (default: $GOOSE_TOOL_DEFERRAL, which takes off or lookup; else the config file's toolledger.deferral; else off)",
+  },
+  {
+    name: "deferral-budget",
+    type: "string",
+    value: "<tokens>",
+    description:
+      "auto: the most tokens the deferred-names list may take before search replaces it (default 2000; or the config file's toolledger.deferral_budget)",
   },
   {
     name: "always-load",

@@ -1,4 +1,4 @@
-import { ENABLE_TOOLS_NAME, resolveTool } from "@toolledger/core";
+import { ENABLE_TOOLS_NAME, resolveTool, SEARCH_TOOLS_NAME } from "@toolledger/core";
 import { authorizationReason } from "./explain/authorizationReason.js";
 import { callHistory, callsReason } from "./explain/callHistory.js";
 import { deferredCallsReason } from "./explain/callsWhileDeferred.js";
@@ -6,8 +6,10 @@ import { explainCallsWhileUnknown } from "./explain/callsWhileUnknown.js";
 import { tasksReason } from "./explain/callTasks.js";
 import { explainEnableTools } from "./explain/explainEnableTools.js";
 import { explainRegisteredTool } from "./explain/explainRegisteredTool.js";
+import { explainSearchTools } from "./explain/explainSearchTools.js";
 import { explainUnregisteredTool } from "./explain/explainUnregisteredTool.js";
 import type { Explanation, Reason } from "./explain/explanation.js";
+import { searchesReason } from "./explain/searchesOfTool.js";
 import { collectFacts } from "./explain/toolFacts.js";
 import { finalState } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
@@ -28,8 +30,13 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
   let explanation =
     name.trim() === ENABLE_TOOLS_NAME
       ? explainEnableTools(entries)
-      : explainRegistryTool(entries, name);
+      : name.trim() === SEARCH_TOOLS_NAME
+        ? explainSearchTools(entries)
+        : explainRegistryTool(entries, name);
   explanation.calls = callHistory(entries, explanation.publicName);
+  const searches =
+    explanation.status === "builtin" ? null : searchesReason(entries, explanation.publicName);
+  if (searches) explanation.reasons.push(searches);
   const tasks = tasksReason(explanation.calls);
   if (tasks) explanation.reasons.push(tasks);
   const authorization = authorizationReason(entries, explanation.extension);

@@ -89,6 +89,10 @@ export function formatChange(c: Change, style: Style): string {
       const what = c.name === "" ? `call ${c.callId.slice(0, 8)}` : c.name;
       return `${mark} ${what} ${c.outcome}${c.reason ? ` (${c.reason})` : ""} in ${formatMs(c.durationMs)}${c.error ? `: ${oneLine(c.error)}` : ""}`;
     }
+    case "searched":
+      return c.error !== null
+        ? `${style.yellow("?")} search ${JSON.stringify(c.query)} refused: ${oneLine(c.error)}${c.reproduced ? "" : ` ${style.red("(not reproduced)")}`}`
+        : `${style.green("?")} search ${JSON.stringify(c.query)} → ${c.results.length > 0 ? list(c.results) : "nothing"} ${c.reproduced ? style.dim("(reproduced)") : style.red(`(NOT reproduced: now ${list(c.resultsNow ?? [])})`)}`;
     case "task_created":
       return `task ${c.taskId.slice(0, 8)} created for ${c.name ?? "a call"} ${style.dim(`(${c.callId.slice(0, 8)})`)}, run by ${c.runner === "server" ? "its server" : "the gateway"}${c.requested ? "" : " on the client's behalf (a plain call of a tool that requires a task)"}${c.ttlMs === null ? "" : `, kept ${formatDuration(c.ttlMs)}`}`;
     case "task_status": {

@@ -9,6 +9,8 @@ export interface ServerSetupFlags {
   config: string | undefined;
   deferral: string | undefined;
   alwaysLoad: string | undefined;
+  /** S1: `--deferral-budget`. */
+  budget?: string | undefined;
 }
 
 /**
@@ -31,10 +33,11 @@ export function loadServerSetup(
   }
   const config = loadConfig(file, deps);
   const deferral = resolveDeferral(
-    { deferral: flags.deferral, alwaysLoad: flags.alwaysLoad },
+    { deferral: flags.deferral, alwaysLoad: flags.alwaysLoad, budget: flags.budget },
     deps.env,
     config.fileEnv,
     command,
+    config.fileDeferral,
   );
   return { config, deferral };
 }

@@ -60,6 +60,8 @@ export interface LoadedConfig {
   servers: ServerConfig[];
   /** Deferral settings found in the file itself (goose keeps `GOOSE_*` keys at the top level). */
   fileEnv: Record<string, string>;
+  /** D1/S1: the `toolledger:` settings' `deferral` and `deferral_budget`, in every format. */
+  fileDeferral?: { mode?: string; budget?: number };
   /** `file:line: …` lines for options that have no effect (an unknown option, a misspelling). */
   warnings: string[];
 }

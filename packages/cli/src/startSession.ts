@@ -114,7 +114,13 @@ export async function startSession(
   const session = await openSession({
     now: options.now,
     ...(options.oauth ? { oauth: options.oauth } : {}),
-    conversation: { deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] } },
+    conversation: {
+      deferral: {
+        mode: deferral.mode,
+        alwaysLoad: [...deferral.alwaysLoad],
+        ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
+      },
+    },
   });
   session.errors$.subscribe((error) =>
     o.note(`${o.err.yellow("warning:")} ${error.code}: ${error.message}`),

@@ -1,4 +1,5 @@
 import { classifyTool } from "./classifyTool.js";
+import { currentStrategy } from "./deferral/currentStrategy.js";
 import { downExtension } from "./downExtension.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
 import {
@@ -7,17 +8,21 @@ import {
   resolveTool,
   stripMangling,
 } from "./resolveTool.js";
+import { SEARCH_TOOLS_NAME } from "./search/searchPrompt.js";
 import type { State } from "./state.js";
 
-/** D4/D5: `enable_tools` in lookup mode: the host answers it itself (no server owns it). */
+/** The built-in tools: the host answers them itself (no server owns them). */
+export type BuiltinName = typeof ENABLE_TOOLS_NAME | typeof SEARCH_TOOLS_NAME;
+
+/** D4/D5/S1: `enable_tools` while deferral is on, `search_tools` in search mode. */
 export interface BuiltinCall {
   ok: true;
   builtin: true;
-  publicName: typeof ENABLE_TOOLS_NAME;
-  wireName: typeof ENABLE_TOOLS_NAME;
+  publicName: BuiltinName;
+  wireName: BuiltinName;
   /** Empty: no extension owns the built-in. */
   extension: "";
-  rawName: typeof ENABLE_TOOLS_NAME;
+  rawName: BuiltinName;
   recovered: boolean;
 }
 
@@ -53,19 +58,26 @@ export function checkCall(
   name: string,
   options: ResolveOptions = {},
 ): CheckCallResult {
-  if (state.deferral.mode === "lookup") {
-    // The model view offers the built-in in lookup mode, and it wins over a registry tool
-    // of that name (D4); R13's mangled forms reach it too.
+  const strategy = state.deferral.mode === "off" ? "off" : currentStrategy(state);
+  if (strategy !== "off") {
+    // The model view offers the built-ins while deferral is on, and they win over registry
+    // tools of their names (D4, S1); R13's mangled forms reach them too.
     const stripped = stripMangling(name);
-    if (name === ENABLE_TOOLS_NAME || stripped === ENABLE_TOOLS_NAME) {
+    const builtin =
+      name === ENABLE_TOOLS_NAME || stripped === ENABLE_TOOLS_NAME
+        ? ENABLE_TOOLS_NAME
+        : strategy === "search" && (name === SEARCH_TOOLS_NAME || stripped === SEARCH_TOOLS_NAME)
+          ? SEARCH_TOOLS_NAME
+          : null;
+    if (builtin) {
       return {
         ok: true,
         builtin: true,
-        publicName: ENABLE_TOOLS_NAME,
-        wireName: ENABLE_TOOLS_NAME,
+        publicName: builtin,
+        wireName: builtin,
         extension: "",
-        rawName: ENABLE_TOOLS_NAME,
-        recovered: name !== ENABLE_TOOLS_NAME,
+        rawName: builtin,
+        recovered: name !== builtin,
       };
     }
   }

@@ -83,6 +83,17 @@ export const ConfigureDeferralCommandSchema = z.strictObject({
   at,
   mode: DeferralModeSchema,
   alwaysLoad: z.array(z.string()).optional(),
+  /** S1 `auto`: the token budget of the deferred-names section (default DEFAULT_DEFERRAL_BUDGET). */
+  budget: z.number().int().positive().optional(),
+});
+
+/** S1/S2: the model's `search_tools` call, answered from the registry of this moment and recorded. */
+export const SearchToolsCommandSchema = z.strictObject({
+  type: z.literal("SearchTools"),
+  at,
+  callId,
+  query: z.string(),
+  limit: z.number().optional(),
 });
 
 /** D5 one step: the request and its validated response together. */
@@ -245,6 +256,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   CloseConversationCommandSchema,
   StartCallCommandSchema,
   FinishCallCommandSchema,
+  SearchToolsCommandSchema,
   ...TASK_COMMAND_SCHEMAS,
   ...OAUTH_COMMAND_SCHEMAS,
 ]);

@@ -302,7 +302,14 @@ describe("E6 decide is total over arbitrary input", () => {
         { type: "InvalidateTools" },
         { type: "InvalidateTools", extension: "GitHub" },
       ],
-      ConfigureDeferral: [{ type: "ConfigureDeferral", mode: "lookup", alwaysLoad: ["x"] }],
+      ConfigureDeferral: [
+        { type: "ConfigureDeferral", mode: "lookup", alwaysLoad: ["x"] },
+        { type: "ConfigureDeferral", mode: "auto", alwaysLoad: [], budget: 10 },
+      ],
+      SearchTools: [
+        { type: "SearchTools", callId: "q1", query: "create an issue", limit: 3 },
+        { type: "SearchTools", callId: "q2", query: "/(/" },
+      ],
       EnableTools: [{ type: "EnableTools", callId: "c1", names: ["github__create_issue"] }],
       RequestEnableTools: [
         { type: "RequestEnableTools", callId: "c2", names: ["github__create_issue"] },
@@ -389,6 +396,7 @@ describe("E6 decide is total over arbitrary input", () => {
       "AddExtension",
       "RecordFetch",
       "ConfigureDeferral",
+      "SearchTools",
       "EnableTools",
       "RequestEnableTools",
       "ApproveEnableTools",

@@ -7,6 +7,7 @@ import type { At, Decision } from "./decider/decision.js";
 import { parseCommand } from "./decider/parseCommand.js";
 import { decideDeferral } from "./deferral/decideDeferral.js";
 import { decideRegistry } from "./registry/decideRegistry.js";
+import { decideSearch } from "./search/decideSearch.js";
 import type { State } from "./state.js";
 import { decideTasks } from "./tasks/decideTasks.js";
 
@@ -54,6 +55,8 @@ export function decide(state: State, input: Command): Decision {
     case "StartCall":
     case "FinishCall":
       return decideCalls(state, command, at);
+    case "SearchTools":
+      return decideSearch(state, command, at);
     case "RequireAuthorization":
     case "RecordAuthorization":
     case "RecordTokenRefresh":

@@ -113,9 +113,9 @@ describe("issue 11.2 E6: decide is a boundary", () => {
   };
 
   it("E6 an unknown deferral mode is refused with a typed error naming the allowed modes", () => {
-    const r = decideUntyped(state(), { type: "ConfigureDeferral", mode: "search" });
+    const r = decideUntyped(state(), { type: "ConfigureDeferral", mode: "serach" });
     expect(r).toMatchObject({ ok: false, error: { code: "UNKNOWN_DEFERRAL_MODE" } });
-    if (!r.ok) expect(r.error.message).toMatch(/"search".*off.*lookup/);
+    if (!r.ok) expect(r.error.message).toMatch(/"serach".*off.*lookup.*search.*auto/);
   });
 
   it.each([

@@ -24,7 +24,7 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
   },
   {
     // toolledger 0.2.0: a registry stream per host, a stream per conversation, calls, prompts
-    // and resources, tasks, OAuth authorizations, imported goose sessions.
+    // and resources, tasks, OAuth authorizations, searches, imported goose sessions.
     version: 2,
     added: [
       "PromptsInvalidated@1",
@@ -43,6 +43,7 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
       "OAuthAuthorized@1",
       "OAuthTokenRefreshed@1",
       "OAuthAuthorizationFailed@1",
+      "ToolsSearched@1",
       "SessionImported@1",
       "UsageRecorded@1",
     ],

@@ -3,6 +3,7 @@ import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
+import { ToolsSearchedSchema } from "./search/searchEvents.js";
 import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
 export { EVENT_SCHEMA_VERSION };
@@ -114,7 +115,12 @@ export const ToolsFetchFailedSchema = z.object({
 });
 export type ToolsFetchFailed = z.infer<typeof ToolsFetchFailedSchema>;
 
-export const DeferralModeSchema = z.enum(["off", "lookup"]);
+/**
+ * D1/S1: `off`, goose's `lookup`, toolledger's own `search` (S1), or `auto`: lookup while the
+ * deferred names fit a token budget, search above it. `GOOSE_TOOL_DEFERRAL` accepts only
+ * off and lookup (D1).
+ */
+export const DeferralModeSchema = z.enum(["off", "lookup", "search", "auto"]);
 export type DeferralMode = z.infer<typeof DeferralModeSchema>;
 
 export const DeferralConfiguredSchema = z.object({
@@ -123,6 +129,8 @@ export const DeferralConfiguredSchema = z.object({
   at,
   mode: DeferralModeSchema,
   alwaysLoad: z.array(z.string()).default([]),
+  /** S1 `auto`: the token budget of the deferred-names section; absent: the default. */
+  budget: z.number().int().positive().optional(),
   origin,
 });
 export type DeferralConfigured = z.infer<typeof DeferralConfiguredSchema>;
@@ -394,6 +402,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ToolCallFinishedSchema,
   SessionImportedSchema,
   UsageRecordedSchema,
+  ToolsSearchedSchema,
   ...TASK_EVENT_SCHEMAS,
   ...OAUTH_EVENT_SCHEMAS,
 ]);

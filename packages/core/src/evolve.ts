@@ -6,6 +6,7 @@ import { evolveDeferral } from "./deferral/evolveDeferral.js";
 import type { ToolledgerEvent } from "./events.js";
 import { evolveImported } from "./imported/evolveImported.js";
 import { evolveRegistry } from "./registry/evolveRegistry.js";
+import { evolveSearch } from "./search/evolveSearch.js";
 import type { State } from "./state.js";
 import { evolveTasks } from "./tasks/evolveTasks.js";
 
@@ -49,6 +50,8 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "SessionImported":
     case "UsageRecorded":
       return evolveImported(state, event);
+    case "ToolsSearched":
+      return evolveSearch(state, event);
     case "TaskCreated":
     case "TaskStatusChanged":
       return evolveTasks(state, event);

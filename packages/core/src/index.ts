@@ -100,6 +100,13 @@ export {
   decodeEventOrThrow,
   EventDecodeError,
 } from "./decodeEvent.js";
+export { currentStrategy } from "./deferral/currentStrategy.js";
+export {
+  DEFAULT_DEFERRAL_BUDGET,
+  type DeferralStrategy,
+  estimateNamesTokens,
+  strategyFor,
+} from "./deferral/deferralStrategy.js";
 export {
   type Diagnostic,
   type DiagnosticsOptions,
@@ -231,7 +238,14 @@ export {
   McpToolDefinitionSchema,
   mcpToolProblem,
 } from "./mcpToolDefinition.js";
-export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
+export {
+  ALWAYS_LOAD_META,
+  ENABLE_TOOLS_NAME,
+  ENABLE_TOOLS_TOOL,
+  ENABLE_TOOLS_TOOL_SEARCH,
+  type ModelView,
+  modelView,
+} from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
 export { type OrderedEvent, orderConversation } from "./orderConversation.js";
 export {
@@ -249,6 +263,8 @@ export {
   parseAlwaysLoad,
   parseDeferralConfig,
   parseDeferralMode,
+  parseToolledgerDeferralMode,
+  TOOLLEDGER_DEFERRAL_MODES,
 } from "./parseDeferralConfig.js";
 export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./replay.js";
@@ -259,6 +275,32 @@ export {
   type ResolveResult,
   resolveTool,
 } from "./resolveTool.js";
+export { explainSearchResult, type SearchResultWhy } from "./search/explainSearchResult.js";
+export {
+  type RegistryIndex as SearchIndex,
+  registryIndex as searchIndex,
+} from "./search/registryIndex.js";
+export {
+  type ReproducedSearch,
+  reproduceSearch,
+  type SearchAnswer,
+  type SearchAnswerTool,
+  searchAnswer,
+} from "./search/searchAnswer.js";
+export { type ToolsSearched, ToolsSearchedSchema } from "./search/searchEvents.js";
+export { SEARCH_TOOLS_NAME, SEARCH_TOOLS_TOOL, searchPrompt } from "./search/searchPrompt.js";
+export {
+  DEFAULT_SEARCH_LIMIT,
+  isSearchable,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+  REGEX_STEP_BUDGET,
+  type SearchErrorCode,
+  type SearchHit,
+  type SearchOptions,
+  type SearchToolsResult,
+  searchTools,
+} from "./search/searchTools.js";
 export {
   invalidEvent,
   isStorableId,

@@ -1,11 +1,19 @@
 import { classifyTool } from "./classifyTool.js";
 import { compareBytes as compareName, sortBytewise } from "./compareBytes.js";
+import { type DeferralStrategy, strategyFor } from "./deferral/deferralStrategy.js";
 import type { McpTool } from "./events.js";
 import { listTools } from "./listTools.js";
+import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_TOOL, searchPrompt } from "./search/searchPrompt.js";
 import { servedTool } from "./servedTool.js";
 import type { State } from "./state.js";
 
 export const ENABLE_TOOLS_NAME = "enable_tools";
+
+/**
+ * Claude Code defers MCP tools behind its own tool search unless a tool says it must always
+ * be loaded: the built-ins say so, or the model could not reach the deferred tools at all.
+ */
+export const ALWAYS_LOAD_META = Object.freeze({ "anthropic/alwaysLoad": true });
 
 /** The `enable_tools` tool the model gets when deferral is on (D4, D5). */
 export const ENABLE_TOOLS_TOOL: McpTool = Object.freeze({
@@ -25,6 +33,14 @@ export const ENABLE_TOOLS_TOOL: McpTool = Object.freeze({
     required: ["names"],
     additionalProperties: false,
   },
+  _meta: ALWAYS_LOAD_META,
+});
+
+/** `enable_tools` as search mode offers it: the names come from `search_tools` (S1). */
+export const ENABLE_TOOLS_TOOL_SEARCH: McpTool = Object.freeze({
+  ...ENABLE_TOOLS_TOOL,
+  description:
+    "Load the full definitions of deferred tools so you can call them. Pass exact names returned by search_tools. Enabling runs nothing and grants no permission.",
 });
 
 export interface ModelView {
@@ -32,8 +48,13 @@ export interface ModelView {
   tools: McpTool[];
   /** Wire names of deferred tools, sorted (names only). */
   deferred: string[];
-  /** The system-prompt section listing deferred names; null when nothing is deferred or deferral is off. */
+  /**
+   * The system-prompt section: the deferred names (lookup), or each server with a summary and
+   * its count of deferred tools (search); null when nothing is deferred or deferral is off.
+   */
   systemPrompt: string | null;
+  /** S1: how the deferred tools are offered (`auto` resolved to lookup or search). */
+  strategy: DeferralStrategy;
 }
 
 const cache = new WeakMap<State, ModelView>();
@@ -47,12 +68,17 @@ export function modelView(state: State): ModelView {
   if (cached) return cached;
   const tools: McpTool[] = [];
   const deferred: string[] = [];
+  const deferredByOwner = new Map<string, number>();
   let renamed = false;
   for (const tool of listTools(state)) {
     const c = classifyTool(state, tool);
     // R14: the model sees wire names (the public name whenever it fits).
     if (c.class === "eager") tools.push(servedTool(state, tool));
-    else if (c.class === "deferred") deferred.push(tool.wireName);
+    else if (c.class === "deferred") {
+      deferred.push(tool.wireName);
+      if (tool.wireName !== ENABLE_TOOLS_NAME && tool.wireName !== SEARCH_TOOLS_NAME)
+        deferredByOwner.set(tool.owner, (deferredByOwner.get(tool.owner) ?? 0) + 1);
+    }
     if (tool.wireName !== tool.publicName) renamed = true;
   }
   if (renamed) {
@@ -61,11 +87,17 @@ export function modelView(state: State): ModelView {
     sortBytewise(deferred, (n) => n);
   }
   let systemPrompt: string | null = null;
-  if (state.deferral.mode === "lookup") {
+  // The built-ins own their names: deferred registry tools of those names are not offered.
+  const strategy = strategyFor(state.deferral, withoutBuiltins(deferred, state.deferral.mode));
+  if (strategy === "search") {
+    insertSorted(tools, ENABLE_TOOLS_TOOL_SEARCH);
+    insertSorted(tools, SEARCH_TOOLS_TOOL);
+    removeName(deferred, ENABLE_TOOLS_NAME);
+    removeName(deferred, SEARCH_TOOLS_NAME);
+    systemPrompt = searchPrompt(state, deferredByOwner);
+  } else if (strategy === "lookup") {
     insertSorted(tools, ENABLE_TOOLS_TOOL);
-    // The built-in owns its name: a deferred registry tool of that name is not offered either.
-    const shadowed = deferred.indexOf(ENABLE_TOOLS_NAME);
-    if (shadowed !== -1) deferred.splice(shadowed, 1);
+    removeName(deferred, ENABLE_TOOLS_NAME);
     if (deferred.length > 0) {
       systemPrompt = [
         "## Deferred tools",
@@ -74,9 +106,23 @@ export function modelView(state: State): ModelView {
       ].join("\n");
     }
   }
-  const view = { tools, deferred, systemPrompt };
+  const view = { tools, deferred, systemPrompt, strategy };
   cache.set(state, view);
   return view;
+}
+
+function removeName(names: string[], name: string): void {
+  const at = names.indexOf(name);
+  if (at !== -1) names.splice(at, 1);
+}
+
+/** The deferred names `auto` weighs: those a names list would show (no built-in's name). */
+function withoutBuiltins(
+  deferred: readonly string[],
+  mode: State["deferral"]["mode"],
+): readonly string[] {
+  if (mode !== "auto" || !deferred.includes(ENABLE_TOOLS_NAME)) return deferred;
+  return deferred.filter((n) => n !== ENABLE_TOOLS_NAME);
 }
 
 function insertSorted(tools: McpTool[], tool: McpTool): void {

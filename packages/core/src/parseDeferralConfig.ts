@@ -4,6 +4,8 @@ export interface DeferralConfig {
   mode: DeferralMode;
   /** D2: exact model-visible public names that stay eager. */
   alwaysLoad: string[];
+  /** S1 `auto`: the token budget of the deferred-names section (default DEFAULT_DEFERRAL_BUDGET). */
+  budget?: number;
 }
 
 export type DeferralConfigResult =
@@ -15,7 +17,15 @@ export type DeferralConfigResult =
 
 export const DEFERRAL_ENV = "GOOSE_TOOL_DEFERRAL";
 export const ALWAYS_LOAD_ENV = "GOOSE_TOOL_DEFERRAL_ALWAYS_LOAD";
+/** D1: the modes `GOOSE_TOOL_DEFERRAL` accepts (goose's own). */
 export const DEFERRAL_MODES: readonly DeferralMode[] = ["off", "lookup"];
+/** D1/S1: every mode toolledger serves: goose's, plus its own `search` and `auto`. */
+export const TOOLLEDGER_DEFERRAL_MODES: readonly DeferralMode[] = [
+  "off",
+  "lookup",
+  "search",
+  "auto",
+];
 
 /**
  * D1/D2: reads `GOOSE_TOOL_DEFERRAL` (unset or empty: off; `lookup`; anything else is an
@@ -46,6 +56,12 @@ export function parseDeferralMode(value: string): DeferralMode | undefined {
   if (value === "" || value === "off") return "off";
   if (value === "lookup") return "lookup";
   return undefined;
+}
+
+/** S1: a mode of toolledger's own options (`--deferral`, the config files' `toolledger:` settings). */
+export function parseToolledgerDeferralMode(value: string): DeferralMode | undefined {
+  if (value === "search" || value === "auto") return value;
+  return parseDeferralMode(value);
 }
 
 /** D2: split on commas, trim, drop empty entries; matching stays exact and case-sensitive. */

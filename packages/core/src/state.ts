@@ -205,7 +205,8 @@ export interface State {
   wireNames: HashDict<string>;
   /** R10: public names produced by more than one extension → owners, visible before hidden, then by key (first wins). */
   collisions: Dict<readonly string[]>;
-  deferral: { mode: DeferralMode; alwaysLoad: readonly string[] };
+  /** D1/S1: the mode, the always-load list and, when one was configured, auto's token budget. */
+  deferral: { mode: DeferralMode; alwaysLoad: readonly string[]; budget?: number };
   /** D6: enabled public names, byte-wise sorted. */
   enabled: readonly string[];
   /** Requests awaiting a response, in request order. */

@@ -3,6 +3,7 @@ import {
   type Command,
   downExtension,
   ENABLE_TOOLS_NAME,
+  SEARCH_TOOLS_NAME,
   type ToolCallStarted,
 } from "@toolledger/core";
 import { unavailableAdvice } from "../_unavailableAdvice.js";
@@ -11,6 +12,7 @@ import { capturePayload } from "../capturePayload.js";
 import type { ToolCallResult } from "../extensionConnection.js";
 import type { UpstreamCallOptions } from "../host.js";
 import { callEnableTools } from "./callEnableTools.js";
+import { callSearchTools } from "./callSearchTools.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";
 import { isCreateTaskResult } from "./isCreateTaskResult.js";
@@ -83,7 +85,9 @@ export async function callTool(
 ): Promise<CallToolOutcome> {
   const host = c.host;
   // A tool of a server that is still starting is waited for, not refused as unknown.
-  if (name !== ENABLE_TOOLS_NAME && host.starting)
+  // S1: a search looks at every server, so it waits for the starting ones as a first tools/list does.
+  if (name === SEARCH_TOOLS_NAME && host.starting) await host.untilListed();
+  else if (name !== ENABLE_TOOLS_NAME && host.starting)
     await host.untilStartedFor([name], options.timeoutMs ?? host.options.callTimeoutMs);
   const callId = options.callId ?? randomUUID();
   const redactor = host.redactor;
@@ -136,6 +140,8 @@ async function callStarted(
   const redactor = host.redactor;
   if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
     return callEnableTools(c, callId, args, behind);
+  if (start.publicName === SEARCH_TOOLS_NAME && start.owner === null)
+    return callSearchTools(c, callId, args, behind);
   const owner = start.owner!;
   const rawName = start.rawName!;
   const t0 = performance.now();

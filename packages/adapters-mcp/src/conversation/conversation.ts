@@ -136,9 +136,11 @@ export class Conversation {
       ...opening,
     }));
     if (options.deferral) {
-      await conversation.configureDeferral(options.deferral.mode, [
-        ...(options.deferral.alwaysLoad ?? []),
-      ]);
+      await conversation.configureDeferral(
+        options.deferral.mode,
+        [...(options.deferral.alwaysLoad ?? [])],
+        options.deferral.budget,
+      );
     }
     return conversation;
   }
@@ -186,9 +188,18 @@ export class Conversation {
 
   // ---- deferral -----------------------------------------------------------------------
 
-  /** D1: switches deferred loading on or off for this conversation. */
-  async configureDeferral(mode: DeferralMode, alwaysLoad: string[] = []): Promise<void> {
-    await this.#writer.execute(() => ({ type: "ConfigureDeferral", mode, alwaysLoad }));
+  /** D1/S1: sets this conversation's deferred loading (`budget`: `auto`'s names-token budget). */
+  async configureDeferral(
+    mode: DeferralMode,
+    alwaysLoad: string[] = [],
+    budget?: number,
+  ): Promise<void> {
+    await this.#writer.execute(() => ({
+      type: "ConfigureDeferral",
+      mode,
+      alwaysLoad,
+      ...(budget === undefined ? {} : { budget }),
+    }));
   }
 
   /** D5/D6: validates and records an enable request and its response; the response is the outcome. */

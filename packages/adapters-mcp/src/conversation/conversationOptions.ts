@@ -11,7 +11,7 @@ export interface ConversationOptions {
   /** `stdio`, `streamable_http`, `in_process`, … */
   transport?: string | null;
   /** D1: recorded when the conversation starts (and again on resume when it changed). */
-  deferral?: { mode: DeferralMode; alwaysLoad?: readonly string[] };
+  deferral?: { mode: DeferralMode; alwaysLoad?: readonly string[]; budget?: number };
   /** C4: record call arguments and results (truncated, secrets redacted). Default: off. */
   recordPayloads?: boolean | PayloadCapture;
   /**

@@ -41,6 +41,7 @@ export function handshakePrompt(
     v: EVENT_SCHEMA_VERSION,
     mode: deferral.mode,
     alwaysLoad: [...(deferral.alwaysLoad ?? [])],
+    ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
   });
   return modelView(state).systemPrompt;
 }

@@ -1,4 +1,12 @@
-import { ENABLE_TOOLS_NAME, type McpTool, modelView, type State } from "@toolledger/core";
+import {
+  ENABLE_TOOLS_NAME,
+  type McpTool,
+  type ModelView,
+  modelView,
+  SEARCH_TOOLS_NAME,
+  type State,
+} from "@toolledger/core";
+import { searchToolsHint } from "../searchToolsCall.js";
 import { rememberJson } from "./nodeHttpTransport.js";
 
 /** The list a conversation is served, and its JSON (the signature a change is told by). */
@@ -50,17 +58,29 @@ export function gatewayView(state: State): GatewayView {
   const view = modelView(state);
   const tools = view.tools.map((tool) => {
     if (tool._meta?.[state.ownerMetaKey] !== undefined) return optionalTask(tool);
-    return tool.name === ENABLE_TOOLS_NAME && view.deferred.length > 0
-      ? {
-          ...tool,
-          description: `${tool.description ?? ""}\n\nDeferred tools: ${view.deferred.join(", ")}`,
-        }
-      : tool;
+    return withDeferredHint(tool, view);
   });
   const entry = { tools, signature: JSON.stringify(tools) };
   rememberJson(tools, entry.signature);
   slot.set(state.enabled, entry);
   return entry;
+}
+
+/**
+ * D4/S1: lookup's deferred names go into `enable_tools`' description; search mode's servers
+ * summary (never every name) into `search_tools`' (`searchToolsHint`).
+ */
+function withDeferredHint(tool: McpTool, view: ModelView): McpTool {
+  if (view.strategy === "lookup" && tool.name === ENABLE_TOOLS_NAME && view.deferred.length > 0)
+    return {
+      ...tool,
+      description: `${tool.description ?? ""}\n\nDeferred tools: ${view.deferred.join(", ")}`,
+    };
+  if (view.strategy === "search" && tool.name === SEARCH_TOOLS_NAME) {
+    const hint = searchToolsHint(view);
+    if (hint) return { ...tool, description: `${tool.description ?? ""}\n\n${hint}` };
+  }
+  return tool;
 }
 
 /** G4: a server's tool as the gateway serves it: callable as a task or not. */

@@ -29,6 +29,7 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
         config,
         deferral: stringOption(parsed, "deferral"),
         alwaysLoad: stringOption(parsed, "always-load"),
+        budget: stringOption(parsed, "deferral-budget"),
       },
       deps,
       o,

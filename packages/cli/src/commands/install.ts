@@ -74,7 +74,11 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
   const db = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd).path;
   const fileEnv = client.format.kind === "yaml" ? safeFileEnv(file, text, deps) : {};
   const deferral = resolveDeferral(
-    { deferral: stringOption(parsed, "deferral"), alwaysLoad: stringOption(parsed, "always-load") },
+    {
+      deferral: stringOption(parsed, "deferral"),
+      alwaysLoad: stringOption(parsed, "always-load"),
+      budget: stringOption(parsed, "deferral-budget"),
+    },
     deps.env,
     fileEnv,
     "install",
@@ -91,6 +95,7 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
     "--deferral",
     deferral.mode,
     ...(deferral.alwaysLoad.length > 0 ? ["--always-load", deferral.alwaysLoad.join(",")] : []),
+    ...(deferral.budget === undefined ? [] : ["--deferral-budget", String(deferral.budget)]),
   ];
   let plan: ReturnType<typeof planInstall>;
   try {

@@ -44,6 +44,8 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
   let n = 0;
   let anomalies = 0;
   let failedEnables = 0;
+  let searches = 0;
+  let unreproduced = 0;
   // --json is one document like every other command's; it is streamed, so a long log costs no memory.
   if (json && to === undefined)
     deps.stdout.write(`{"source":${JSON.stringify(log.label)},"steps":[`);
@@ -57,6 +59,10 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
     for (const c of step.changes) {
       if (c.kind === "anomaly") anomalies++;
       else if (c.kind === "enable_failed") failedEnables++;
+      else if (c.kind === "searched") {
+        searches++;
+        if (!c.reproduced) unreproduced++;
+      }
     }
     if (json) deps.stdout.write(`${n > 1 ? "," : ""}${JSON.stringify(step)}`);
     else if (jsonl) o.json(step);
@@ -80,6 +86,11 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
         ? [`${failedEnables} failed enable${failedEnables === 1 ? "" : "s"}`]
         : []),
       ...(anomalies > 0 ? [`${anomalies} anomal${anomalies === 1 ? "y" : "ies"}`] : []),
+      ...(searches > 0
+        ? [
+            `${searches} search${searches === 1 ? "" : "es"}, ${unreproduced === 0 ? "all reproduced" : `${unreproduced} NOT reproduced`}`,
+          ]
+        : []),
     ];
     // Before the footer, which stays the last line.
     const context = await modelContextLine(state);

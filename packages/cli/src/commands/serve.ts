@@ -38,6 +38,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       config: stringOption(parsed, "config"),
       deferral: stringOption(parsed, "deferral"),
       alwaysLoad: stringOption(parsed, "always-load"),
+      budget: stringOption(parsed, "deferral-budget"),
     },
     deps,
     "serve",
@@ -99,7 +100,11 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     };
     const conversation = {
-      deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
+      deferral: {
+        mode: deferral.mode,
+        alwaysLoad: [...deferral.alwaysLoad],
+        ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
+      },
       ...(recordPayloads ? { recordPayloads: true } : {}),
     };
     const seen: string[] = [];

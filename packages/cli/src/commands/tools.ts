@@ -1,4 +1,10 @@
-import { diagnostics, type ListToolsOptions, listTools, nameToKey } from "@toolledger/core";
+import {
+  currentStrategy,
+  diagnostics,
+  type ListToolsOptions,
+  listTools,
+  nameToKey,
+} from "@toolledger/core";
 import { CliError } from "../cliError.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
@@ -22,6 +28,7 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
       config: stringOption(parsed, "config"),
       deferral: stringOption(parsed, "deferral"),
       alwaysLoad: stringOption(parsed, "always-load"),
+      budget: stringOption(parsed, "deferral-budget"),
     },
     deps,
     "tools",
@@ -56,7 +63,8 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
         `no tools${extension !== undefined ? ` from extension ${JSON.stringify(extension)}` : ""}`,
       );
     } else {
-      const lookup = deferral.mode === "lookup";
+      // D4/S1: the class column whenever deferral is on (auto resolved to lookup or search).
+      const lookup = deferral.mode !== "off";
       // R14: the name models are served, shown when any tool has one that differs.
       const renamed = tools.some((t) => t.wireName !== undefined);
       const rows = tools.map((t) => [
@@ -74,7 +82,10 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
         "DESCRIPTION",
       ];
       o.data(formatTable(rows, { header, styleHeader: o.out.bold }));
-      o.note(`${tools.length} tool(s); deferral ${deferral.mode}`);
+      const strategy = currentStrategy(state);
+      o.note(
+        `${tools.length} tool(s); deferral ${deferral.mode}${deferral.mode === "auto" ? ` (${strategy} now)` : ""}`,
+      );
       o.note(`model context: ${formatContextTokens(contextTokens(state))}`);
     }
     if (!booleanOption(parsed, "json")) {

@@ -68,6 +68,14 @@ export function finish(
     host,
     servers: read.map((r) => r.server),
     fileEnv,
+    ...(settings?.deferral === undefined && settings?.deferral_budget === undefined
+      ? {}
+      : {
+          fileDeferral: {
+            ...(settings.deferral === undefined ? {} : { mode: settings.deferral }),
+            ...(settings.deferral_budget === undefined ? {} : { budget: settings.deferral_budget }),
+          },
+        }),
     warnings: sortIssues(warnings).map(
       (w) => `${file}:${w.line}:${w.col}: ${w.field}: ${w.message}`,
     ),

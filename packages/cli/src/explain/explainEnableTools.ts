@@ -1,4 +1,4 @@
-import { auditEnables, ENABLE_TOOLS_NAME } from "@toolledger/core";
+import { auditEnables, currentStrategy, ENABLE_TOOLS_NAME } from "@toolledger/core";
 import { finalState } from "../foldEntries.js";
 import type { LogEntry } from "../logEntry.js";
 import { auditedEvents } from "./auditedEvents.js";
@@ -14,15 +14,19 @@ export function explainEnableTools(entries: readonly LogEntry[]): Explanation {
   const requests = auditEnables(auditedEvents(entries)).requests.filter(
     (r) => !r.carriedByCompaction,
   );
-  const lookup = state.deferral.mode === "lookup";
+  // D1/S1: offered whenever deferral is on (lookup, search, auto resolved to either).
+  const lookup = state.deferral.mode !== "off";
+  const strategy = currentStrategy(state);
   const ok = requests.filter((r) => r.outcome === "enabled").length;
   const failed = requests.filter((r) => r.outcome === "failed").length;
   const reasons: Reason[] = [
     {
       rule: "D1/D4",
-      text: lookup
-        ? "deferral is lookup: the model gets enable_tools and the names of deferred tools"
-        : "deferral is off: the model gets every tool's schema and no enable_tools",
+      text: !lookup
+        ? "deferral is off: the model gets every tool's schema and no enable_tools"
+        : strategy === "search"
+          ? `deferral is ${state.deferral.mode === "auto" ? "auto, searching now" : "search"}: the model gets search_tools and enable_tools, and finds deferred tools' names by searching (S1)`
+          : `deferral is ${state.deferral.mode === "auto" ? "auto, listing names now" : "lookup"}: the model gets enable_tools and the names of deferred tools`,
       positions: deferralAt === null ? [] : [deferralAt],
     },
   ];

@@ -79,6 +79,17 @@ export type Change =
       error: string | null;
     }
   | {
+      /** S2: a `search_tools` call: what it returned, and whether replay gives the same. */
+      kind: "searched";
+      callId: string;
+      query: string;
+      results: string[];
+      error: string | null;
+      reproduced: boolean;
+      /** When not reproduced: what the search gives on the replayed state. */
+      resultsNow?: string[];
+    }
+  | {
       kind: "task_created";
       taskId: string;
       callId: string;

@@ -7,6 +7,7 @@ import {
 import { oauthChange } from "../oauthChange.js";
 import { extensionKeys, getExtension } from "../stateExtensions.js";
 import type { Change } from "./change.js";
+import { searchedChange } from "./searchedChange.js";
 
 /** The changes between two consecutive states, `event` being what led from one to the other. */
 export function diffStates(before: State, after: State, event: ToolledgerEvent): Change[] {
@@ -19,6 +20,7 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       pending: after.pending.map((p) => p.callId),
     });
   }
+  if (event.type === "ToolsSearched") return [searchedChange(before, event)];
   if (before === after) return changes.length > 0 ? changes : [{ kind: "no_change" }];
   // Conversation events leave the extensions object as it was: skip the per-extension diff.
   const keys =

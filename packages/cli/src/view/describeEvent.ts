@@ -9,6 +9,7 @@ import {
 } from "@toolledger/core";
 import { describeOAuthChange, oauthChange } from "../oauthChange.js";
 import { withOrigin } from "./describeOrigin.js";
+import { describeSearch } from "./describeSearch.js";
 
 export type Severity = "info" | "ok" | "warn" | "error";
 
@@ -289,6 +290,8 @@ function describeOther(
   ctx: DescribeContext,
 ): EventDescription & { related?: number } {
   switch (event.type) {
+    case "ToolsSearched":
+      return describeSearch(event, ctx);
     case "ToolCallStarted": {
       const callId = str(event.callId) ?? "";
       const name = str(event.name) ?? "?";

@@ -168,6 +168,16 @@ export const RULE_SUMMARIES: Readonly<Record<string, { title: string; summary: s
     summary:
       "A call that runs as a task records its task and every status change; its end finishes the call. A close cancels open tasks; a resume records those a dead gateway left open as lost.",
   },
+  S1: {
+    title: "Search over deferred tools",
+    summary:
+      "In search mode the model gets search_tools and enable_tools and a list of servers with counts; a search returns exact names of deferred tools only, ranked deterministically.",
+  },
+  S2: {
+    title: "Searches are events",
+    summary:
+      "Every search records its query and the names it returned; replay runs it again and gets the same names.",
+  },
   G1: {
     title: "Transparency",
     summary:

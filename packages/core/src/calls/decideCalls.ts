@@ -1,7 +1,6 @@
 import { checkCall } from "../checkCall.js";
 import { type At, accepted, type Decision, type ParsedCommand, v } from "../decider/decision.js";
 import type { ToolledgerEvent } from "../events.js";
-import { ENABLE_TOOLS_NAME } from "../modelView.js";
 import { resolveTool } from "../resolveTool.js";
 import type { State } from "../state.js";
 
@@ -32,7 +31,7 @@ export function decideCalls(state: State, command: CallCommand, at: At): Decisio
 /**
  * C4 + R13 + D9: records a call as it arrives. A call the registry refuses (unknown,
  * ambiguous, app-only, hidden, deferred and not enabled) is finished at once as `refused`
- * with its reason; `enable_tools` in lookup mode is the built-in tool and always starts.
+ * with its reason; the built-ins (`enable_tools`, and `search_tools` in search mode) always start.
  */
 function decideCall(
   state: State,
@@ -53,7 +52,7 @@ function decideCall(
         ...at,
         callId: command.callId,
         name: command.name,
-        publicName: ENABLE_TOOLS_NAME,
+        publicName: check.publicName,
         owner: null,
         rawName: null,
         ...args,

@@ -1,7 +1,7 @@
 import { asReloaded, type JsonSeen, jsonProblem } from "../_jsonProblem.js";
 import { parseCallCommand } from "../_parseCallCommand.js";
 import { COMMAND_TYPES, CommandSchema } from "../command.js";
-import { DEFERRAL_MODES } from "../parseDeferralConfig.js";
+import { TOOLLEDGER_DEFERRAL_MODES } from "../parseDeferralConfig.js";
 import { type ParsedCommand, type Rejection, rejected } from "./decision.js";
 
 /** E6: the command as its schema reads it, or a typed refusal that says what to fix. */
@@ -31,7 +31,7 @@ export function parseCommand(input: unknown): { ok: true; command: ParsedCommand
     if (type === "ConfigureDeferral" && path === "mode") {
       return rejected(
         "UNKNOWN_DEFERRAL_MODE",
-        `ConfigureDeferral: unknown deferral mode ${preview((input as { mode?: unknown }).mode)}; the modes are ${DEFERRAL_MODES.map((m) => JSON.stringify(m)).join(" and ")} (D1: lookup is the only deferral strategy)`,
+        `ConfigureDeferral: unknown deferral mode ${preview((input as { mode?: unknown }).mode)}; the modes are ${TOOLLEDGER_DEFERRAL_MODES.map((m) => JSON.stringify(m)).join(", ")} (D1: goose's GOOSE_TOOL_DEFERRAL takes only "lookup"; S1: search and auto are toolledger's own)`,
         "mode",
       );
     }

@@ -39,6 +39,7 @@ export function decideDeferral(state: State, command: DeferralCommand, at: At): 
         ...at,
         mode: command.mode,
         alwaysLoad: command.alwaysLoad ?? [],
+        ...(command.budget === undefined ? {} : { budget: command.budget }),
       };
       return accepted(evolve(state, event) === state ? [] : [event]);
     }

@@ -37,10 +37,20 @@ export function evolveDeferral(state: State, event: DeferralEvent): State {
 }
 
 function deferralConfigured(state: State, e: DeferralConfigured): State {
-  if (e.mode === state.deferral.mode && sameStrings(e.alwaysLoad, state.deferral.alwaysLoad)) {
+  if (
+    e.mode === state.deferral.mode &&
+    sameStrings(e.alwaysLoad, state.deferral.alwaysLoad) &&
+    e.budget === state.deferral.budget
+  ) {
     return state;
   }
-  return update(state, { deferral: { mode: e.mode, alwaysLoad: e.alwaysLoad } });
+  return update(state, {
+    deferral: {
+      mode: e.mode,
+      alwaysLoad: e.alwaysLoad,
+      ...(e.budget === undefined ? {} : { budget: e.budget }),
+    },
+  });
 }
 
 /** D6: a request waits for its response; only a successful paired response enables. */

@@ -5,6 +5,7 @@ import type { EnableError } from "../events.js";
 import { listTools } from "../listTools.js";
 import { ENABLE_TOOLS_NAME } from "../modelView.js";
 import type { State } from "../state.js";
+import { currentStrategy } from "./currentStrategy.js";
 
 /** D5: all-or-nothing validation against the model-visible tools of the current registry. */
 export function validateEnable(state: State, names: readonly string[]): EnableError | null {
@@ -41,7 +42,7 @@ export function validateEnable(state: State, names: readonly string[]): EnableEr
     .join("; ");
   return {
     code: "INVALID_TOOL_NAMES",
-    message: `${ENABLE_TOOLS_NAME} enabled nothing: ${detail}. Use the exact names from the deferred tools list.`,
+    message: `${ENABLE_TOOLS_NAME} enabled nothing: ${detail}. ${currentStrategy(state) === "search" ? "Use the exact names search_tools returns." : "Use the exact names from the deferred tools list."}`,
     invalid,
   };
 }
