@@ -9,6 +9,14 @@ import {
   McpResourceTemplateSchema,
   McpToolSchema,
 } from "./events.js";
+import {
+  ApproveDefinitionsCommandSchema,
+  CarryPinsCommandSchema,
+  MirrorPinsCommandSchema,
+  PinDefinitionsCommandSchema,
+  RejectDefinitionsCommandSchema,
+  SetPinPolicyCommandSchema,
+} from "./pinning/pinCommands.js";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "./wireName.js";
 
 /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
@@ -239,6 +247,12 @@ export const CommandSchema = z.discriminatedUnion("type", [
   CloseConversationCommandSchema,
   StartCallCommandSchema,
   FinishCallCommandSchema,
+  SetPinPolicyCommandSchema,
+  PinDefinitionsCommandSchema,
+  ApproveDefinitionsCommandSchema,
+  RejectDefinitionsCommandSchema,
+  CarryPinsCommandSchema,
+  MirrorPinsCommandSchema,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

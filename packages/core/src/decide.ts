@@ -4,6 +4,7 @@ import type { Command } from "./command.js";
 import { decideConversation } from "./conversation/decideConversation.js";
 import type { At, Decision } from "./decider/decision.js";
 import { parseCommand } from "./decider/parseCommand.js";
+import { decidePinning } from "./pinning/decidePinning.js";
 import { decideDeferral } from "./deferral/decideDeferral.js";
 import { decideRegistry } from "./registry/decideRegistry.js";
 import type { State } from "./state.js";
@@ -49,6 +50,13 @@ export function decide(state: State, input: Command): Decision {
     case "StartCall":
     case "FinishCall":
       return decideCalls(state, command, at);
+    case "SetPinPolicy":
+    case "PinDefinitions":
+    case "ApproveDefinitions":
+    case "RejectDefinitions":
+    case "CarryPins":
+    case "MirrorPins":
+      return decidePinning(state, command, at);
     default: {
       const unreachable: never = command;
       return unreachable;

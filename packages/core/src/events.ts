@@ -2,6 +2,15 @@ import { z } from "zod";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
+import {
+  DefinitionsApprovedSchema,
+  DefinitionsChangedSchema,
+  DefinitionsPinnedSchema,
+  DefinitionsRejectedSchema,
+  DefinitionsRestoredSchema,
+  PinPolicySetSchema,
+  PinsCarriedSchema,
+} from "./pinning/pinEvents.js";
 
 export { EVENT_SCHEMA_VERSION };
 
@@ -380,6 +389,13 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ToolCallFinishedSchema,
   SessionImportedSchema,
   UsageRecordedSchema,
+  PinPolicySetSchema,
+  PinsCarriedSchema,
+  DefinitionsPinnedSchema,
+  DefinitionsChangedSchema,
+  DefinitionsRestoredSchema,
+  DefinitionsApprovedSchema,
+  DefinitionsRejectedSchema,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];
@@ -417,4 +433,12 @@ export const REGISTRY_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
   "PromptsFetched",
   "ResourcesInvalidated",
   "ResourcesFetched",
+  // P4: a host's registry stream carries and mirrors the pins ledger's events.
+  "PinPolicySet",
+  "PinsCarried",
+  "DefinitionsPinned",
+  "DefinitionsChanged",
+  "DefinitionsRestored",
+  "DefinitionsApproved",
+  "DefinitionsRejected",
 ]);

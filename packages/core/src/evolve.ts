@@ -4,6 +4,7 @@ import { evolveConversation } from "./conversation/evolveConversation.js";
 import { evolveDeferral } from "./deferral/evolveDeferral.js";
 import type { ToolledgerEvent } from "./events.js";
 import { evolveImported } from "./imported/evolveImported.js";
+import { evolvePinning } from "./pinning/evolvePinning.js";
 import { evolveRegistry } from "./registry/evolveRegistry.js";
 import type { State } from "./state.js";
 
@@ -42,6 +43,14 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "SessionImported":
     case "UsageRecorded":
       return evolveImported(state, event);
+    case "PinPolicySet":
+    case "PinsCarried":
+    case "DefinitionsPinned":
+    case "DefinitionsChanged":
+    case "DefinitionsRestored":
+    case "DefinitionsApproved":
+    case "DefinitionsRejected":
+      return evolvePinning(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;

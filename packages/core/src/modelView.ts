@@ -40,7 +40,8 @@ const cache = new WeakMap<State, ModelView>();
 
 /**
  * D4: what the model sees. With deferral off, every visible tool and no section, whatever
- * the log holds. Memoised per state object (states are immutable).
+ * the log holds; P2: no definition that is not approved (a changed tool as approved, a
+ * pending one not at all). Memoised per state object (states are immutable).
  */
 export function modelView(state: State): ModelView {
   const cached = cache.get(state);
@@ -53,6 +54,9 @@ export function modelView(state: State): ModelView {
     // R14: the model sees wire names (the public name whenever it fits).
     if (c.class === "eager") tools.push(servedTool(state, tool));
     else if (c.class === "deferred") deferred.push(tool.wireName);
+    // P2: a changed tool is seen as it was approved until a person approves the change.
+    else if (c.approved?.class === "eager") tools.push(servedTool(state, c.approved.tool));
+    else if (c.approved?.class === "deferred") deferred.push(tool.wireName);
     if (tool.wireName !== tool.publicName) renamed = true;
   }
   if (renamed) {

@@ -11,12 +11,13 @@ import type {
   McpTool,
   PendingRequest,
 } from "./events.js";
+import type { ExtensionPins } from "./pinning/pinState.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 3;
+export const REDUCER_VERSION = 4;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -211,6 +212,8 @@ export interface State {
   conversation: ConversationInfo | null;
   /** C4: the bounded call summary. */
   calls: CallSummary;
+  /** P1–P6: pinned definitions per extension key (the pins ledger, carried into a registry). */
+  pinning: Dict<ExtensionPins>;
 }
 
 export const NO_CALL_OUTCOMES: Readonly<Record<CallOutcome, number>> = Object.freeze({
@@ -256,6 +259,7 @@ export function initialState(options: StateOptions = {}): State {
     host: null,
     conversation: null,
     calls: NO_CALLS,
+    pinning: {},
   };
 }
 

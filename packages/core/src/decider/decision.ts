@@ -10,7 +10,10 @@ export type CommandErrorCode =
   | "UNKNOWN_EXTENSION"
   | "DUPLICATE_CALL_ID"
   | "UNKNOWN_CALL_ID"
-  | "CONVERSATION_EXISTS";
+  | "CONVERSATION_EXISTS"
+  | "UNKNOWN_DEFINITION"
+  | "NOT_AWAITING"
+  | "STALE_REVIEW";
 
 export interface CommandError {
   code: CommandErrorCode;

@@ -24,5 +24,6 @@ export function update(state: State, changes: Partial<State>): State {
     host: changes.host ?? state.host,
     conversation: changes.conversation ?? state.conversation,
     calls: changes.calls ?? state.calls,
+    pinning: changes.pinning ?? state.pinning,
   };
 }
