@@ -13,6 +13,8 @@ interface CommonConfig {
   callTimeoutMs?: number;
   /** How long starting this server and its handshake may take (default: the session's). Not part of the fingerprint. */
   startTimeoutMs?: number;
+  /** P5: how this server's definitions are pinned (default: the host's). Not part of the fingerprint. */
+  pinning?: "quarantine" | "warn" | "off";
   /**
    * Further secret values to redact from every message (values of variables expanded into the
    * command, args or URL). Env and header values are redacted anyway.

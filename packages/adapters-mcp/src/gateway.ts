@@ -18,6 +18,7 @@ import {
   type McpTool,
   modelView,
   type State,
+  servedInstructions,
 } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import {
@@ -101,10 +102,17 @@ interface View {
  * so the view is cached by them, not by the State: rebuilding and serialising the list on
  * every call event was most of a relayed call's cost.
  */
-const viewCache = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, View>>>>();
+const viewCache = new WeakMap<
+  object,
+  WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, View>>>>
+>();
 
 function viewSlot(state: State): WeakMap<object, View> {
-  return level(level(level(viewCache, state.extensions), state.collisions), state.deferral);
+  // P2: what is pinned changes what is served as much as the registry does.
+  return level(
+    level(level(level(viewCache, state.pinning), state.extensions), state.collisions),
+    state.deferral,
+  );
 }
 
 function level<T extends WeakKey>(map: WeakMap<object, T>, key: object): T {
@@ -334,7 +342,11 @@ export function gatewayInstructions(
   const servers = host
     .extensions()
     .filter((e) => getExtension(host.state, e.key)?.hidden === false)
-    .map((e) => ({ name: e.name, text: host.connection(e.key)?.instructions }))
+    // P2: a server's instructions as approved (pending ones are not passed on).
+    .map((e) => ({
+      name: e.name,
+      text: servedInstructions(host.state, e.key, host.connection(e.key)?.instructions),
+    }))
     .filter(
       (s): s is { name: string; text: string } =>
         typeof s.text === "string" && s.text.trim() !== "",

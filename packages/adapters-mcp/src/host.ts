@@ -12,6 +12,7 @@ import {
   type ListToolsOptions,
   listTools,
   nameToKey,
+  type PinPolicy,
   REGISTRY_EVENT_TYPES,
   type RegisteredTool,
   resolveTool,
@@ -32,6 +33,7 @@ import {
 } from "./extensionConnection.js";
 import { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 import { fetchTools } from "./fetchTools.js";
+import { PinKeeper } from "./pinKeeper.js";
 import { Redactor } from "./redactor.js";
 import { type SessionEvent, StreamWriter } from "./streamWriter.js";
 
@@ -70,6 +72,13 @@ export interface HostOptions {
    * (`mcp__toolledger__` is 17); wire names stay within 64 minus this. Default 0.
    */
   outerPrefixBudget?: number;
+  /**
+   * P5: the pinning policy of servers whose config sets none (`ExtensionConfig.pinning`).
+   * Absent, and no config sets one: nothing is pinned (`toolledger serve` quarantines).
+   */
+  pinning?: PinPolicy;
+  /** P4: how often to look for pinning decisions other processes appended (ms). Default 250. */
+  pinsFollowIntervalMs?: number;
 }
 
 export interface RetryPolicy {
@@ -207,6 +216,7 @@ export class ToolledgerHost {
     now: () => Date;
     state: StateOptions;
     outerPrefixBudget: number;
+    pinning: PinPolicy | undefined;
   }>;
 
   readonly #writer: StreamWriter;
@@ -220,6 +230,9 @@ export class ToolledgerHost {
   #refreshing: Promise<void> | null = null;
   #refreshAgain = false;
   #background = new Set<Promise<unknown>>();
+  /** P4: the pins ledger, once a server is pinned. */
+  #pins: Promise<PinKeeper> | null = null;
+  readonly #pinsFollowIntervalMs: number;
   /** Every added config's secrets (R6). */
   #redactor = Redactor.none;
   #closed = false;
@@ -240,7 +253,9 @@ export class ToolledgerHost {
       retry: options.retry ?? null,
       now: options.now ?? (() => new Date()),
       state: options.state ?? {},
+      pinning: options.pinning,
     };
+    this.#pinsFollowIntervalMs = options.pinsFollowIntervalMs ?? 250;
     this.events$ = writer.events$;
     this.state$ = writer.state$;
     this.errors$ = this.#errors.asObservable();
@@ -338,6 +353,7 @@ export class ToolledgerHost {
       }
       if (previous) await this.#retire(previous);
       this.#entries.set(key, newEntry(config));
+      await this.#adoptPins(key, config);
       keys.push(key);
     }
     const results = await Promise.all(
@@ -393,6 +409,7 @@ export class ToolledgerHost {
       if (previous) await this.#retire(previous);
       const entry = newEntry(config);
       this.#entries.set(key, entry);
+      await this.#adoptPins(key, config);
       let done!: () => void;
       entry.startedDone = false;
       entry.started = new Promise<void>((resolve) => {
@@ -569,6 +586,8 @@ export class ToolledgerHost {
     }
     // The extension may have been removed or replaced while the fetch ran.
     if (this.#entries.get(key)?.connection !== connection) return null;
+    // P2: decided against the pins ledger first, so no unapproved definition is ever served.
+    if (command.type === "RecordFetch") await this.#pin(key, "tools", { tools: command.tools });
     await this.#execute(() => command);
     return failure;
   }
@@ -632,6 +651,10 @@ export class ToolledgerHost {
               };
       }
       if (this.#entries.get(key)?.connection !== connection) return;
+      if (command.type === "RecordPrompts" && command.error === undefined)
+        await this.#pin(key, "prompts", { prompts: command.prompts });
+      if (command.type === "RecordResources" && command.error === undefined)
+        await this.#pin(key, "resources", command);
       await this.#execute(() => command);
       if (this.#listVersion(key, list) === startedAtVersion) return;
     }
@@ -762,10 +785,42 @@ export class ToolledgerHost {
     this.#listTimers.clear();
     await Promise.allSettled([...this.#entries.values()].map((e) => this.#retire(e)));
     await Promise.allSettled([this.#refreshing, ...this.#background]);
+    await (await this.#pins?.catch(() => null))?.close();
     await this.#writer.finish();
     this.#errors.complete();
     this.#status.complete();
     this.#upstreamNotifications.complete();
+  }
+
+  // ---- pinning ------------------------------------------------------------------------
+
+  /** P4: the pins ledger this host follows (null until a server is pinned). */
+  async pins(): Promise<PinKeeper | null> {
+    return this.#pins;
+  }
+
+  /** P5: records a server's pinning policy when pinning is asked for at all; opens the ledger. */
+  async #adoptPins(key: string, config: ExtensionConfig): Promise<void> {
+    const policy = config.pinning ?? this.options.pinning;
+    if (policy === undefined) return;
+    if (policy !== "off")
+      this.#pins ??= PinKeeper.open({
+        store: this.store,
+        state: () => this.state,
+        execute: (make) => this.#execute(make),
+        now: this.options.now,
+        redactor: () => this.#redactor,
+        report: (e) => this.#errors.next(e),
+        followIntervalMs: this.#pinsFollowIntervalMs,
+      });
+    const keeper = await this.#pins;
+    if (keeper) await keeper.adopt(key, policy);
+    else await this.#execute(() => ({ type: "SetPinPolicy", extension: key, policy }));
+  }
+
+  async #pin(...args: Parameters<PinKeeper["pin"]>): Promise<void> {
+    const keeper = this.#pins ? await this.#pins : null;
+    await keeper?.pin(...args);
   }
 
   // ---- internals ----------------------------------------------------------------------
@@ -822,6 +877,7 @@ export class ToolledgerHost {
     entry.connection = connection;
     entry.connectedAt = Date.now();
     entry.reason = null;
+    await this.#pin(key, "instructions", { instructions: connection.instructions });
   }
 
   /**

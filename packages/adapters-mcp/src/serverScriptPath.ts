@@ -20,6 +20,7 @@ export const SERVER_NAMES = [
   "slowStart",
   "reference",
   "malformed",
+  "shifty",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

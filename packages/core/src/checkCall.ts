@@ -1,7 +1,7 @@
 import { classifyTool } from "./classifyTool.js";
 import { downExtension } from "./downExtension.js";
-import { quarantineMessage } from "./pinning/quarantineMessage.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
+import { quarantineMessage } from "./pinning/quarantineMessage.js";
 import {
   type ResolvedTool,
   type ResolveOptions,

@@ -48,7 +48,11 @@ export function classifyTool(state: State, tool: RegisteredTool): Classification
       ? {
           class: "quarantined",
           pin,
-          approved: { tool: approvedTool(tool, approved), class: shown.class, ...(shown.reason ? { reason: shown.reason } : {}) },
+          approved: {
+            tool: approvedTool(tool, approved),
+            class: shown.class,
+            ...(shown.reason ? { reason: shown.reason } : {}),
+          },
         }
       : { class: "quarantined", pin };
   }

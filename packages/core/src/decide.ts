@@ -4,8 +4,8 @@ import type { Command } from "./command.js";
 import { decideConversation } from "./conversation/decideConversation.js";
 import type { At, Decision } from "./decider/decision.js";
 import { parseCommand } from "./decider/parseCommand.js";
-import { decidePinning } from "./pinning/decidePinning.js";
 import { decideDeferral } from "./deferral/decideDeferral.js";
+import { decidePinning } from "./pinning/decidePinning.js";
 import { decideRegistry } from "./registry/decideRegistry.js";
 import type { State } from "./state.js";
 

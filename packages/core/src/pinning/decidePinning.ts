@@ -1,6 +1,13 @@
 import { hget, hvalues } from "../_hashDict.js";
 import { get } from "../_records.js";
-import { type At, accepted, type Decision, type ParsedCommand, rejected, v } from "../decider/decision.js";
+import {
+  type At,
+  accepted,
+  type Decision,
+  type ParsedCommand,
+  rejected,
+  v,
+} from "../decider/decision.js";
 import { nameToKey } from "../nameToKey.js";
 import type { State } from "../state.js";
 import { checkDefinition } from "./checks/checkDefinition.js";
@@ -9,7 +16,7 @@ import { definitionChanges } from "./definitionChanges.js";
 import { type ListedItem, listedItems } from "./listedItems.js";
 import type { AwaitingItem, DecidedItem, LedgerEvent, PinnedItem } from "./pinEvents.js";
 import { namelessDigest } from "./pinnedDefinition.js";
-import { COALESCE_AFTER, type ExtensionPins, pinKey, type PinRecord } from "./pinState.js";
+import { COALESCE_AFTER, type ExtensionPins, type PinRecord, pinKey } from "./pinState.js";
 
 export type PinningCommand = Extract<
   ParsedCommand,
@@ -28,6 +35,8 @@ export type PinningCommand = Extract<
 export function decidePinning(state: State, command: PinningCommand, at: At): Decision {
   switch (command.type) {
     case "SetPinPolicy":
+      if (get(state.pinning, nameToKey(command.extension))?.policy === command.policy)
+        return accepted([]);
       return accepted([
         {
           type: "PinPolicySet",
@@ -103,7 +112,8 @@ function decideListing(
       if (record.awaiting) restored.push(decided(item));
       continue;
     }
-    if (record?.awaiting?.digest === item.digest || record?.rejected.includes(item.digest)) continue;
+    if (record?.awaiting?.digest === item.digest || record?.rejected.includes(item.digest))
+      continue;
     const findings = check(item);
     if (!record?.approved && firstUse && findings.length === 0) {
       pinned.push({ ...decided(item), definition: item.definition });
@@ -134,12 +144,26 @@ function decideListing(
   const events: LedgerEvent[] = [];
   const extension = key;
   if (firstUse)
-    events.push({ type: "DefinitionsPinned", v, ...at, extension, list: command.list, items: pinned });
+    events.push({
+      type: "DefinitionsPinned",
+      v,
+      ...at,
+      extension,
+      list: command.list,
+      items: pinned,
+    });
   // P4: a server that keeps changing is not a storm of events.
   const changing = awaiting.length > 0 || restored.length > 0;
   if (changing && pins.unsettled < COALESCE_AFTER) {
     if (restored.length > 0)
-      events.push({ type: "DefinitionsRestored", v, ...at, extension, list: command.list, items: restored });
+      events.push({
+        type: "DefinitionsRestored",
+        v,
+        ...at,
+        extension,
+        list: command.list,
+        items: restored,
+      });
     if (awaiting.length > 0)
       events.push({
         type: "DefinitionsChanged",
@@ -159,7 +183,11 @@ function decided(item: ListedItem): DecidedItem {
 }
 
 /** A new name whose definition equals an approved item that this listing no longer has. */
-function renamedFrom(pins: ExtensionPins, item: ListedItem, listed: ReadonlySet<string>): string | null {
+function renamedFrom(
+  pins: ExtensionPins,
+  item: ListedItem,
+  listed: ReadonlySet<string>,
+): string | null {
   const digest = namelessDigest(item.definition);
   for (const record of Object.values(pins.records)) {
     if (record.kind !== item.kind || !record.approved) continue;
@@ -205,11 +233,16 @@ function decideReview(
   const key = nameToKey(command.extension);
   const pins = get(state.pinning, key);
   for (const item of command.items) {
-    const record: PinRecord | undefined = pins ? get(pins.records, pinKey(item.kind, item.name)) : undefined;
+    const record: PinRecord | undefined = pins
+      ? get(pins.records, pinKey(item.kind, item.name))
+      : undefined;
     const what = `${item.kind} ${JSON.stringify(item.name)} of ${key}`;
     if (!record) return rejected("UNKNOWN_DEFINITION", `no pinned ${what}`);
     if (!record.awaiting)
-      return rejected("NOT_AWAITING", `${what} awaits no decision: its approved definition is the one listed`);
+      return rejected(
+        "NOT_AWAITING",
+        `${what} awaits no decision: its approved definition is the one listed`,
+      );
     if (record.awaiting.digest !== item.digest)
       return rejected(
         "STALE_REVIEW",
@@ -218,7 +251,14 @@ function decideReview(
   }
   return accepted([
     command.type === "ApproveDefinitions"
-      ? { type: "DefinitionsApproved", v, ...at, extension: key, items: command.items, by: command.by }
+      ? {
+          type: "DefinitionsApproved",
+          v,
+          ...at,
+          extension: key,
+          items: command.items,
+          by: command.by,
+        }
       : {
           type: "DefinitionsRejected",
           v,

@@ -3,12 +3,7 @@ import { nameToKey } from "../nameToKey.js";
 import { update } from "../reducer/update.js";
 import type { State } from "../state.js";
 import type { PinEvent, PinList } from "./pinEvents.js";
-import {
-  type ExtensionPins,
-  type PinRecord,
-  pinKey,
-  REJECTED_HISTORY_LIMIT,
-} from "./pinState.js";
+import { type ExtensionPins, type PinRecord, pinKey, REJECTED_HISTORY_LIMIT } from "./pinState.js";
 
 const NO_PINS: ExtensionPins = Object.freeze({
   policy: null,

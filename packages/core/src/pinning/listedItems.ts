@@ -38,7 +38,12 @@ export function listedItems(
 ): ListedItem[] {
   const out: ListedItem[] = [];
   const seen = new Set<string>();
-  const add = (kind: PinKind, name: string, definition: Record<string, unknown>, digest?: string) => {
+  const add = (
+    kind: PinKind,
+    name: string,
+    definition: Record<string, unknown>,
+    digest?: string,
+  ) => {
     const id = `${kind}:${name}`;
     if (seen.has(id)) return;
     seen.add(id);
@@ -52,7 +57,8 @@ export function listedItems(
       }
       break;
     case "prompts":
-      for (const prompt of listing.prompts ?? []) add("prompt", prompt.name, promptDefinition(prompt));
+      for (const prompt of listing.prompts ?? [])
+        add("prompt", prompt.name, promptDefinition(prompt));
       break;
     case "resources":
       for (const r of listing.resources ?? []) add("resource", r.uri, resourceDefinition(r));

@@ -62,7 +62,12 @@ export function toolDigest(tool: McpTool): string {
 /** The digest of a definition without its name: equal for a tool listed again under a new name. */
 export function namelessDigest(definition: unknown): string {
   if (typeof definition !== "object" || definition === null) return definitionDigest(definition);
-  const { name: _name, uri: _uri, uriTemplate: _t, ...rest } = definition as Record<string, unknown>;
+  const {
+    name: _name,
+    uri: _uri,
+    uriTemplate: _t,
+    ...rest
+  } = definition as Record<string, unknown>;
   return definitionDigest(rest);
 }
 

@@ -23,7 +23,9 @@ export function quarantineMessage(tool: RegisteredTool, pin: PinVerdict): string
       return `tool ${tool.wireName} awaits the user's approval: its definition on server ${server} changed since it was approved${what}${flagged}; it cannot be called until then; ${review}`;
     }
     default: {
-      const renamed = current?.renamedFrom ? ` (it is ${current.renamedFrom} under a new name)` : "";
+      const renamed = current?.renamedFrom
+        ? ` (it is ${current.renamedFrom} under a new name)`
+        : "";
       const why =
         current && current.findings.length > 0 && !current.renamedFrom
           ? `checks flagged its definition on server ${server} (${[...new Set(current.findings.map((f) => f.check))].join(", ")})`

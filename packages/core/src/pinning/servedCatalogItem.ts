@@ -50,7 +50,9 @@ export function servedPrompt(state: State, p: RegisteredPrompt): Served<Register
 
 /** P2 for a listed resource (its URI, name, title and description are pinned). */
 export function servedResource(state: State, owner: string, r: McpResource): Served<McpResource> {
-  return servedText(state, owner, "resource", r.uri, r, () => definitionDigest(resourceDefinition(r)));
+  return servedText(state, owner, "resource", r.uri, r, () =>
+    definitionDigest(resourceDefinition(r)),
+  );
 }
 
 /** P2 for a listed resource template. */

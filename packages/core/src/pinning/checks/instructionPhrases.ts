@@ -24,8 +24,7 @@ export const INSTRUCTION_PHRASES: readonly { id: string; pattern: RegExp; what: 
   },
   {
     id: "conceal",
-    pattern:
-      /\bwithout\s(?:telling|informing|notifying|alerting|asking|showing)\s(?:the\s)?user\b/,
+    pattern: /\bwithout\s(?:telling|informing|notifying|alerting|asking|showing)\s(?:the\s)?user\b/,
     what: "tells the model to act without the user knowing",
   },
   {
@@ -60,7 +59,8 @@ export const INSTRUCTION_PHRASES: readonly { id: string; pattern: RegExp; what: 
   },
   {
     id: "persona",
-    pattern: /\byou\s(?:are|will\sbe)\snow\b|\bnew\s(?:system\s)?instructions?\s*:|\bsystem\sprompt\b/,
+    pattern:
+      /\byou\s(?:are|will\sbe)\snow\b|\bnew\s(?:system\s)?instructions?\s*:|\bsystem\sprompt\b/,
     what: "addresses the model's own instructions",
   },
   {

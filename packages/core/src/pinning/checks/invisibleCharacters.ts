@@ -47,7 +47,6 @@ function isBidi(cp: number): boolean {
   );
 }
 
-const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 
 /** `<U+200B>`: how an invisible character is shown in an excerpt. */
@@ -80,7 +79,14 @@ export function findInvisibleCharacters(text: string, field: string): PinFinding
   let previous = "";
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (isInvisible(cp) && !(cp === 0x200d && PICTOGRAPH.test(previous) && PICTOGRAPH.test(nextChar(text, i + ch.length))))
+    if (
+      isInvisible(cp) &&
+      !(
+        cp === 0x200d &&
+        PICTOGRAPH.test(previous) &&
+        PICTOGRAPH.test(nextChar(text, i + ch.length))
+      )
+    )
       hits.push({ index: i, cp });
     previous = ch;
     i += ch.length;
@@ -154,6 +160,8 @@ export function stripInvisible(text: string): string {
  * pairing that reads as mostly printable ASCII is the hidden text; null when none does.
  */
 function decodeZeroWidthBinary(text: string): string | null {
+  // A joiner here is a bit, not part of an emoji sequence.
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the zero-width characters are matched one by one on purpose
   const runs = text.match(/[\u200b\u200c\u200d\u2060\ufeff]{8,}/g) ?? [];
   const bits = runs.join("");
   if (bits.length < 16) return null;

@@ -37,6 +37,8 @@ function identifierLike(name: string): boolean {
 /** A shadowing context prepared once for every text of a listing. */
 export interface ShadowingIndex {
   byName: ReadonlyMap<string, { key: string; rawName: string; publicName: string }>;
+  /** Other servers' keys: `<key>__<anything>` names one of their tools, listed yet or not. */
+  keys: ReadonlySet<string>;
   quotedOnly: ReadonlySet<string>;
   away: readonly { key: string; pattern: RegExp }[];
 }
@@ -50,8 +52,10 @@ export function shadowingIndex(context: ShadowingContext): ShadowingIndex {
   const byName = new Map<string, { key: string; rawName: string; publicName: string }>();
   const quotedOnly = new Set<string>();
   const away: { key: string; pattern: RegExp }[] = [];
+  const keys = new Set<string>();
   for (const other of context.others) {
     if (other.key === context.own) continue;
+    keys.add(other.key);
     for (const t of other.tools) {
       byName.set(t.publicName, { key: other.key, ...t });
       byName.set(`${other.key}.${t.rawName}`, { key: other.key, ...t });
@@ -63,10 +67,10 @@ export function shadowingIndex(context: ShadowingContext): ShadowingIndex {
     if (names.length > 0)
       away.push({
         key: other.key,
-        pattern: new RegExp(`${AWAY}[^.!?\\n]{0,60}\\b(?:${names.map(escape).join("|")})\\b`),
+        pattern: new RegExp(`${AWAY}[^.!?\\n]{0,60}\\b(?:${names.map(escapeRegExp).join("|")})\\b`),
       });
   }
-  const index = { byName, quotedOnly, away };
+  const index = { byName, keys, quotedOnly, away };
   indexes.set(context, index);
   return index;
 }
@@ -83,13 +87,19 @@ export function findShadowing(
   context: ShadowingContext,
   normalized: NormalizedText = normalizeForMatching(text),
 ): PinFinding[] {
-  const { byName, quotedOnly, away } = shadowingIndex(context);
+  const { byName, keys, quotedOnly, away } = shadowingIndex(context);
   const findings: PinFinding[] = [];
   const named = new Set<string>();
-  if (byName.size > 0) {
-    for (const m of text.matchAll(/[\p{L}\p{N}_.\-]+/gu)) {
-      const token = m[0].replace(/[.\-]+$/, "");
-      const hit = byName.get(token);
+  if (keys.size > 0) {
+    for (const m of text.matchAll(/[\p{L}\p{N}_.-]+/gu)) {
+      const token = m[0].replace(/[.-]+$/, "");
+      const split = token.indexOf("__");
+      const prefix = split > 0 ? token.slice(0, split).toLowerCase() : "";
+      const hit =
+        byName.get(token) ??
+        (keys.has(prefix) && split + 2 < token.length
+          ? { key: prefix, rawName: token.slice(split + 2), publicName: token }
+          : undefined);
       if (!hit || named.has(hit.publicName)) continue;
       if (quotedOnly.has(token) && !quoted(text, m.index, token.length)) continue;
       named.add(hit.publicName);
@@ -138,6 +148,6 @@ function quoted(text: string, index: number, length: number): boolean {
   );
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -21,12 +21,13 @@ function walk(value: unknown, path: string, out: TextField[]): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => walk(v, path === "" ? String(i) : `${path}.${i}`, out));
+    for (const [i, v] of value.entries()) walk(v, path === "" ? String(i) : `${path}.${i}`, out);
     return;
   }
   if (typeof value !== "object" || value === null) return;
   for (const [key, v] of Object.entries(value)) {
-    if (!/^[\w$-]*$/.test(key) || /[^\x20-\x7e]/.test(key)) out.push({ field: `${path}[${key}]`, text: key });
+    if (!/^[\w$-]*$/.test(key) || /[^\x20-\x7e]/.test(key))
+      out.push({ field: `${path}[${key}]`, text: key });
     walk(v, path === "" ? key : `${path}.${key}`, out);
   }
 }
