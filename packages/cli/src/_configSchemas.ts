@@ -1,7 +1,10 @@
-import { ALWAYS_LOAD_ENV, DEFERRAL_ENV } from "@toolledger/core";
+import { ALWAYS_LOAD_ENV, DEFERRAL_ENV, PinPolicySchema } from "@toolledger/core";
 import { z } from "zod";
 
 const stringMap = z.record(z.string(), z.string());
+const pinningPolicy = z.enum(PinPolicySchema.options, {
+  error: 'must be "quarantine", "warn" or "off"',
+});
 const seconds = z.number().positive("must be a positive number of seconds");
 // Checked again after `${…}` expansion; a URL with a variable can only be checked then.
 const httpUrl = z
@@ -38,6 +41,8 @@ export const SharedOptionsSchema = z.object({
   enabled: z.boolean().optional(),
   disabled: z.boolean().optional(),
   cwd: z.string().optional(),
+  /** P5: how this server's definitions are pinned: quarantine (default), warn or off. */
+  pinning: pinningPolicy.optional(),
 });
 
 export const SHARED_OPTION_NAMES = Object.keys(SharedOptionsSchema.shape);
@@ -130,6 +135,14 @@ export const FileSettingsSchema = z
     inherit_env: z.boolean().optional(),
     /** What `${workspaceFolder}` means (install writes it when it moves a project's servers). */
     workspace_folder: z.string().min(1).optional(),
+    /** P5: the pinning policy of every server of the file that sets none. */
+    pinning: pinningPolicy.optional(),
   })
   .optional();
-export const FILE_SETTING_NAMES = ["timeout", "start_timeout", "inherit_env", "workspace_folder"];
+export const FILE_SETTING_NAMES = [
+  "timeout",
+  "start_timeout",
+  "inherit_env",
+  "workspace_folder",
+  "pinning",
+];

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { PinPolicy } from "@toolledger/core";
 import {
   GOOSE_ONLY_KEYS,
   type GooseExtension,
@@ -44,7 +45,12 @@ export interface ReadContext {
     key: (path: readonly PropertyKey[]) => { line: number; col: number };
   };
   scope: VariableScope;
-  defaults: { inheritEnv: boolean; callTimeoutSeconds?: number; startTimeoutSeconds?: number };
+  defaults: {
+    inheritEnv: boolean;
+    callTimeoutSeconds?: number;
+    startTimeoutSeconds?: number;
+    pinning?: PinPolicy;
+  };
   /** goose's `secrets.yaml`, where `env_keys` are found when they are not in the environment. */
   secretsFile: Record<string, string>;
   issues: ConfigIssue[];
@@ -175,6 +181,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   const line = context.at.key(path).line;
   const timeout = entry.timeout ?? context.defaults.callTimeoutSeconds;
   const startTimeout = entry.start_timeout ?? context.defaults.startTimeoutSeconds;
+  const pinning = entry.pinning ?? context.defaults.pinning;
   return {
     name: server.name,
     kind,
@@ -191,6 +198,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     ...(startTimeout === undefined ? {} : { startTimeoutSeconds: startTimeout }),
     exposeUnprefixed: entry.expose_unprefixed,
     hidden: entry.hidden,
+    ...(pinning === undefined ? {} : { pinning }),
     secrets: [...new Set(secrets)],
     ...(problem === undefined ? {} : { problem }),
     source: { file: context.file, line },

@@ -2,6 +2,7 @@ import {
   type EventStore,
   evolve,
   initialState,
+  PINS_LEDGER_STREAM,
   readWholeStream,
   type SessionSummary,
 } from "@toolledger/core";
@@ -9,7 +10,8 @@ import {
 /** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
 export interface SessionRow {
   session: string;
-  kind: "conversation" | "registry" | "legacy";
+  /** `pins`: the pins ledger (P4), one per database. */
+  kind: "conversation" | "registry" | "legacy" | "pins";
   events: number;
   /** When it happened: its first and last events' own times (`at`), else when they were stored. */
   startedAt: string;
@@ -47,6 +49,22 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
     firstRecordedAt: s.firstRecordedAt,
     lastRecordedAt: s.lastRecordedAt,
   });
+  if (s.sessionId === PINS_LEDGER_STREAM) {
+    const [last] = await store.readStream(s.sessionId, { fromPosition: s.eventCount, maxCount: 1 });
+    return {
+      ...base(last?.event.at),
+      kind: "pins",
+      client: null,
+      transport: null,
+      host: null,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: null,
+      source: null,
+      parent: null,
+    };
+  }
   if (e?.type === "HostStarted") {
     const [last] = await store.readStream(s.sessionId, {
       fromPosition: s.eventCount,

@@ -232,6 +232,7 @@ function finish(
     ...(settings?.start_timeout === undefined
       ? {}
       : { startTimeoutSeconds: settings.start_timeout }),
+    ...(settings?.pinning === undefined ? {} : { pinning: settings.pinning }),
   };
   const secretsFile = format === "goose" ? gooseSecrets(file) : {};
   const read: { server: ServerConfig; path: readonly PropertyKey[] }[] = [];

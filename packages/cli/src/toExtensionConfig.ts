@@ -24,6 +24,7 @@ export function toExtensionConfig(
       ? {}
       : { startTimeoutMs: server.startTimeoutSeconds * 1000 }),
     ...(server.secrets.length === 0 ? {} : { secrets: server.secrets }),
+    ...(server.pinning === undefined ? {} : { pinning: server.pinning }),
   };
   if (server.kind === "stdio" && server.command !== undefined) {
     return {

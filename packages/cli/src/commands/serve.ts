@@ -16,6 +16,8 @@ import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { openStore } from "../openStore.js";
+import { reportPins } from "../reportPins.js";
+import { resolvePinning } from "../resolvePinning.js";
 import { shellQuote } from "../shellQuote.js";
 import { startCommand } from "../startCommand.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
@@ -32,7 +34,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       `${o.err.yellow("warning:")} --token is visible to every user of this machine (process list, shell history); prefer ${TOKEN_ENV}`,
     );
   }
-  const { config, deferral } = loadServerSetup(
+  const setup = loadServerSetup(
     {
       config: stringOption(parsed, "config"),
       deferral: stringOption(parsed, "deferral"),
@@ -41,6 +43,9 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     deps,
     "serve",
   );
+  const { deferral } = setup;
+  const pinningFlags = parsed.values.pinning;
+  const config = resolvePinning(setup.config, Array.isArray(pinningFlags) ? pinningFlags : []);
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const resume = stringOption(parsed, "conversation") ?? stringOption(parsed, "session");
   if (resume !== undefined && port !== undefined) {
@@ -80,6 +85,8 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       env: deps.env,
       ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
+      pinning: "quarantine",
+      onHost: (host) => reportPins(host, o),
     });
     const { host } = started;
     // Fast servers make the first list; slow ones join later with tools/list_changed. The

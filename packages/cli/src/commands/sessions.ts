@@ -20,7 +20,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
     const rows: SessionRow[] = [];
     for (const s of await store.listSessions()) {
       const row = await describeSession(store, s);
-      if (all || row.kind !== "registry") rows.push(row);
+      if (all || (row.kind !== "registry" && row.kind !== "pins")) rows.push(row);
     }
     if (booleanOption(parsed, "json")) {
       o.json(rows);
@@ -36,7 +36,13 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
         rows.map((r) => [
           r.session,
           r.client ??
-            (r.kind === "registry" ? "(registry)" : r.kind === "legacy" ? "(0.1 session)" : "-"),
+            (r.kind === "registry"
+              ? "(registry)"
+              : r.kind === "legacy"
+                ? "(0.1 session)"
+                : r.kind === "pins"
+                  ? "(pins ledger)"
+                  : "-"),
           r.host ?? "-",
           shortTime(r.startedAt),
           r.status === "open" ? o.out.green("open") : shortTime(r.endedAt),
