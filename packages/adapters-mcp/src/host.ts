@@ -516,18 +516,21 @@ export class ToolledgerHost {
       return this.#refreshing;
     }
     const run = (async () => {
-      try {
-        for (let round = 0; round < 10; round++) {
-          this.#refreshAgain = false;
-          const stale = staleExtensions(this.state).filter((key) => this.#live(key));
-          if (stale.length === 0 && !this.#refreshAgain) break;
-          await Promise.all(stale.map((key) => this.#fetchOne(key)));
-        }
-      } finally {
-        this.#refreshing = null;
+      for (let round = 0; round < 10; round++) {
+        this.#refreshAgain = false;
+        const stale = staleExtensions(this.state).filter((key) => this.#live(key));
+        if (stale.length === 0 && !this.#refreshAgain) break;
+        await Promise.all(stale.map((key) => this.#fetchOne(key)));
       }
     })();
     this.#refreshing = run;
+    // Cleared after it is set: a run with nothing to fetch ends before `run` is assigned, and
+    // clearing it inside left a settled run in place that every later refresh returned.
+    void run
+      .finally(() => {
+        if (this.#refreshing === run) this.#refreshing = null;
+      })
+      .catch(() => undefined);
     return run;
   }
 
@@ -980,11 +983,14 @@ export class ToolledgerHost {
   /** R11: a list change invalidates the cache now; the refetch waits for the burst to end. */
   #onListChanged(key: string, connection: ExtensionConnection): void {
     if (this.#closed || this.#entries.get(key)?.connection !== connection) return;
-    this.#track(this.#execute(() => ({ type: "InvalidateTools", extension: key })));
+    const invalidated = this.#execute(() => ({ type: "InvalidateTools", extension: key }));
+    this.#track(invalidated);
     clearTimeout(this.#refreshTimer);
     this.#refreshTimer = setTimeout(() => {
       this.#refreshTimer = undefined;
-      if (!this.#closed) this.#track(this.refresh());
+      // The refetch reads what is stale once the invalidation is stored (a durable store
+      // may take longer than the debounce), else it finds nothing to fetch.
+      if (!this.#closed) this.#track(invalidated.then(() => this.refresh()));
     }, this.options.refetchDebounceMs);
   }
 
