@@ -114,6 +114,7 @@ export class PinKeeper {
       extension: key,
       ledgerVersion: version,
       baselines: [...(pins?.baselines ?? [])],
+      baselineAt: { ...(pins?.baselineAt ?? {}) },
       records: Object.values(pins?.records ?? {}).map(snapshot),
       unsettled: pins?.unsettled ?? 0,
     }));

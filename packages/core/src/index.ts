@@ -279,6 +279,7 @@ export {
 export {
   type ApprovedDefinition,
   type AwaitingDefinition,
+  BASELINE_GRACE_MS,
   COALESCE_AFTER,
   type ExtensionPins,
   type PinRecord,

@@ -16,7 +16,13 @@ import { definitionChanges } from "./definitionChanges.js";
 import { type ListedItem, listedItems } from "./listedItems.js";
 import type { AwaitingItem, DecidedItem, LedgerEvent, PinnedItem } from "./pinEvents.js";
 import { namelessDigest } from "./pinnedDefinition.js";
-import { COALESCE_AFTER, type ExtensionPins, type PinRecord, pinKey } from "./pinState.js";
+import {
+  BASELINE_GRACE_MS,
+  COALESCE_AFTER,
+  type ExtensionPins,
+  type PinRecord,
+  pinKey,
+} from "./pinState.js";
 
 export type PinningCommand = Extract<
   ParsedCommand,
@@ -55,6 +61,7 @@ export function decidePinning(state: State, command: PinningCommand, at: At): De
           extension: nameToKey(command.extension),
           ledgerVersion: command.ledgerVersion,
           baselines: command.baselines,
+          baselineAt: command.baselineAt ?? {},
           records: command.records,
           unsettled: command.unsettled,
         },
@@ -70,7 +77,13 @@ export function decidePinning(state: State, command: PinningCommand, at: At): De
   }
 }
 
-const NO_PINS: ExtensionPins = { policy: null, baselines: [], records: {}, unsettled: 0 };
+const NO_PINS: ExtensionPins = {
+  policy: null,
+  baselines: [],
+  baselineAt: {},
+  records: {},
+  unsettled: 0,
+};
 
 /**
  * P2/P3/P4: one listing against what is pinned. Trust on first use: the first non-empty
@@ -95,8 +108,15 @@ function decideListing(
   }
   const pins = get(state.pinning, key) ?? NO_PINS;
   const items = listedItems(command.list, command, ext.availableTools);
-  const firstUse = !pins.baselines.includes(command.list);
-  if (firstUse && items.length === 0) return accepted([]);
+  const baselined = pins.baselines.includes(command.list);
+  const since = get(pins.baselineAt, command.list);
+  // P2: the first start's listings are one baseline (new names join it for a few seconds).
+  const firstUse =
+    !baselined ||
+    (since !== undefined &&
+      command.at !== undefined &&
+      Date.parse(command.at) - Date.parse(since) <= BASELINE_GRACE_MS);
+  if (!baselined && items.length === 0) return accepted([]);
   let context: ShadowingContext | null = null;
   const check = (item: ListedItem) => {
     context ??= shadowingContext(state, key, command.list === "tools" ? items : null);

@@ -8,6 +8,7 @@ import { type ExtensionPins, type PinRecord, pinKey, REJECTED_HISTORY_LIMIT } fr
 const NO_PINS: ExtensionPins = Object.freeze({
   policy: null,
   baselines: [],
+  baselineAt: {},
   records: {},
   unsettled: 0,
 });
@@ -35,9 +36,12 @@ function evolveExtensionPins(pins: ExtensionPins, event: PinEvent): ExtensionPin
     case "PinsCarried": {
       const records: Record<string, PinRecord> = {};
       for (const r of event.records) setOwn(records, pinKey(r.kind, r.name), r);
+      const baselineAt: Record<string, string> = {};
+      for (const [list, time] of Object.entries(event.baselineAt)) setOwn(baselineAt, list, time);
       return {
         policy: pins.policy,
         baselines: event.baselines,
+        baselineAt,
         records,
         unsettled: event.unsettled,
       };
@@ -48,7 +52,13 @@ function evolveExtensionPins(pins: ExtensionPins, event: PinEvent): ExtensionPin
         approved: { digest: item.digest, definition: item.definition, by: "first use", at },
         awaiting: null,
       }));
-      return { ...pins, baselines: withList(pins.baselines, event.list), records };
+      const first = !pins.baselines.includes(event.list) && at !== null;
+      return {
+        ...pins,
+        baselines: withList(pins.baselines, event.list),
+        baselineAt: first ? { ...pins.baselineAt, [event.list]: at } : pins.baselineAt,
+        records,
+      };
     }
     case "DefinitionsChanged": {
       const records = edit(pins.records, event.items, (record, item) => ({

@@ -69,6 +69,7 @@ export const CarryPinsCommandSchema = z.strictObject({
   extension,
   ledgerVersion: z.number().int().nonnegative(),
   baselines: z.array(PinListSchema),
+  baselineAt: z.record(z.string(), z.string()).optional(),
   records: z.array(PinRecordSchema),
   unsettled: z.number().int().nonnegative(),
 });

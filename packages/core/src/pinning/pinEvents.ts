@@ -187,6 +187,8 @@ export const PinsCarriedSchema = z.object({
   /** The ledger stream's position this snapshot was taken at. */
   ledgerVersion: z.number().int().nonnegative(),
   baselines: z.array(PinListSchema),
+  /** When each baseline was taken (for the first start's grace, P2). */
+  baselineAt: z.record(z.string(), z.string()).default({}),
   records: z.array(PinRecordSchema),
   /** How many listings in a row changed without a decision (P4 coalescing). */
   unsettled: z.number().int().nonnegative().default(0),

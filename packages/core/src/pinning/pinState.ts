@@ -29,11 +29,20 @@ export interface ExtensionPins {
   policy: PinPolicy | null;
   /** P2: the listings whose first (non-empty) listing was taken as the baseline. */
   baselines: readonly PinList[];
+  /** P2: when each baseline was taken (its event's `at`), for the first start's grace. */
+  baselineAt: Dict<string>;
   /** By `pinKey(kind, name)`. */
   records: Dict<PinRecord>;
   /** P4: listings in a row that changed definitions without a decision in between. */
   unsettled: number;
 }
+
+/**
+ * P2: a server's first start may list in steps (server-everything announces tools with
+ * list_changed right after its first listing): new names listed this soon after the baseline
+ * are part of it (first use, checks applied). A changed definition never is.
+ */
+export const BASELINE_GRACE_MS = 10_000;
 
 /** How many rejected digests a record keeps. */
 export const REJECTED_HISTORY_LIMIT = 10;

@@ -156,6 +156,33 @@ describe("P2 trust on first use, then changes await approval", () => {
     ).toMatchObject({ ok: true });
   });
 
+  it("new names within the first start's grace join the baseline; later ones are pending", () => {
+    const h = host();
+    h.add("everything");
+    h.run({ type: "SetPinPolicy", extension: "everything", policy: "quarantine" });
+    const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, s)).toISOString();
+    const list = (s: number, tools: McpTool[]) => {
+      h.run({
+        type: "PinDefinitions",
+        at: at(s),
+        extension: "everything",
+        policy: "quarantine",
+        list: "tools",
+        tools,
+      });
+      h.fetch("everything", tools);
+    };
+    list(0, [note]);
+    list(5, [note, search]);
+    list(30, [note, search, tool("read_note")]);
+    expect(modelView(h.state).tools.map((t) => t.name)).toEqual([
+      "everything__add_note",
+      "everything__search_notes",
+    ]);
+    const call = checkCall(h.state, "everything__read_note");
+    expect(!call.ok && call.error.code).toBe("TOOL_AWAITS_APPROVAL");
+  });
+
   it("a reverted definition is approved again without anyone approving (DefinitionsRestored)", () => {
     const { h, list } = pinnedHost();
     list([search]);
