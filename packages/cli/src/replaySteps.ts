@@ -9,6 +9,7 @@ import {
 } from "@toolledger/core";
 import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
+import { type PinChange, pinChanges } from "./pinChanges.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
 
 /** What one event changed, in terms a user reads (E3). */
@@ -88,6 +89,7 @@ export type Change =
       durationMs: number;
       error: string | null;
     }
+  | PinChange
   | { kind: "no_change" };
 
 export interface ReplayStep {
@@ -142,6 +144,8 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       pending: after.pending.map((p) => p.callId),
     });
   }
+  // P2–P6: a pin event's decision is its point, whether or not the state moved.
+  changes.push(...pinChanges(event));
   if (before === after) return changes.length > 0 ? changes : [{ kind: "no_change" }];
   // Conversation events leave the extensions object as it was: skip the per-extension diff.
   const keys =
