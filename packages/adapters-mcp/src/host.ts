@@ -657,7 +657,10 @@ export class ToolledgerHost {
       if (command.type === "RecordPrompts" && command.error === undefined)
         await this.#pin(key, "prompts", { prompts: command.prompts });
       if (command.type === "RecordResources" && command.error === undefined)
-        await this.#pin(key, "resources", command);
+        await this.#pin(key, "resources", {
+          resources: command.resources,
+          resourceTemplates: command.resourceTemplates,
+        });
       await this.#execute(() => command);
       if (this.#listVersion(key, list) === startedAtVersion) return;
     }

@@ -134,16 +134,19 @@ export class PinKeeper {
     const policy = this.policy(key);
     if (policy === "off" || this.#closed) return;
     try {
-      await this.#ledger.execute(
-        () =>
-          ({
-            type: "PinDefinitions",
-            extension: key,
-            policy,
-            list,
-            ...listing,
-          }) as Command,
-      );
+      // Only the listing's own fields: whatever else a caller's object holds stays out.
+      const { tools, prompts, resources, resourceTemplates, instructions } = listing;
+      await this.#ledger.execute(() => ({
+        type: "PinDefinitions",
+        extension: key,
+        policy,
+        list,
+        ...(tools ? { tools: [...tools] } : {}),
+        ...(prompts ? { prompts: [...prompts] } : {}),
+        ...(resources ? { resources: [...resources] } : {}),
+        ...(resourceTemplates ? { resourceTemplates: [...resourceTemplates] } : {}),
+        ...(instructions !== undefined ? { instructions } : {}),
+      }));
     } catch (error) {
       const e = asAdapterError(error);
       if (e.code !== "SESSION_CLOSED")
