@@ -12,6 +12,7 @@ import {
   type State,
   WIRE_NAME_PATTERN,
 } from "@toolledger/core";
+import { explainQuarantine } from "./explainQuarantine.js";
 import { foldEntries } from "./foldEntries.js";
 import type { LogEntry } from "./logEntry.js";
 import { extensionKeys, getExtension } from "./stateExtensions.js";
@@ -27,6 +28,7 @@ export type ToolStatus =
   | "filtered"
   | "rejected"
   | "removed"
+  | "quarantined"
   | "unknown";
 
 /** Where an event sits in the log: its position, or a registry event's label in a conversation's log (`h12`). */
@@ -326,6 +328,13 @@ function explainInState(
           positions: fetched,
         });
         break;
+      case "quarantined": {
+        status = "quarantined";
+        const q = explainQuarantine(publicName, c);
+        summary = q.summary;
+        reasons.push({ ...q.reason, positions: fetched });
+        break;
+      }
       case "deferred":
         status = "deferred";
         summary = `${publicName} is deferred: the model sees its name only and must call enable_tools with it first`;

@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { chromiumSkipReason, launchChromium, watchedPage } from "./_testing/chromium.js";
 import { connectSdkClient, type SdkClient } from "./_testing/sdkClient.js";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import { eventually, type ServeProcess, startServeHttp } from "./_testing/startServe.js";
@@ -216,6 +218,44 @@ describeEachStore("a rug pull through `toolledger serve` (P2, P6)", (database) =
       ["refused", "TOOL_REJECTED"],
     ]);
   });
+
+  test.skipIf(database.kind === "postgres" || chromiumSkipReason() !== null)(
+    "the view marks the change on the timeline and shows the two definitions side by side",
+    async () => {
+      const sessions = await runCli(["sessions", "--db", db, "--json"], {
+        cwd: dir,
+        env: cleanEnv(dir),
+      });
+      const conversation = (
+        JSON.parse(sessions.stdout) as { session: string; kind: string }[]
+      ).find((r) => r.kind === "conversation")!.session;
+      const out = await runCli(["view", conversation, "--db", db], {
+        cwd: dir,
+        env: cleanEnv(dir),
+      });
+      expect(out.code).toBe(0);
+      const browser = await launchChromium();
+      try {
+        const { page, problems } = await watchedPage(browser);
+        await page.goto(pathToFileURL(out.stdout.trim()).href);
+        const changed = page
+          .locator("[data-testid=timeline] .row", { hasText: "DefinitionsChanged" })
+          .first();
+        expect(await changed.getAttribute("class")).toContain("error");
+        expect(await changed.textContent()).toContain("shifty's forecast changed (description)");
+        await changed.click();
+        const diff = page.locator("[data-testid=pin-diff]").first();
+        expect(await diff.textContent()).toContain("approved (what the model sees)");
+        expect(await diff.textContent()).toContain("~/.ssh/id_rsa");
+        expect(await page.locator("[data-testid=pin-findings]").first().textContent()).toContain(
+          "instruction at description",
+        );
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });
 
 describe("pins last across gateway runs (P4)", () => {

@@ -1,5 +1,6 @@
 import { findTool, getExtension, isEnabled, nameToKey, type State } from "@toolledger/core";
 import { withOrigin } from "./describeOrigin.js";
+import { describePinEvent, isPinEvent } from "./describePinEvent.js";
 
 export type Severity = "info" | "ok" | "warn" | "error";
 
@@ -80,6 +81,7 @@ function describeKnown(
 ): EventDescription & { related?: number } {
   if (after.version !== before.version)
     ctx.versionSource.set(after.version, { index, type: event.type });
+  if (isPinEvent(event)) return describePinEvent(event);
   const unchanged = before === after;
   switch (event.type) {
     case "ExtensionAdded": {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RULE_SUMMARIES, type ViewRule } from "./ruleCatalog.js";
 
-const RULE_ID = /^([RDECG]\d{1,2})\b/;
+const RULE_ID = /^([RDECGP]\d{1,2})\b/;
 
 /** The project's rules document, beside the CLI in this checkout (src/view and dist/view alike). */
 export function defaultRulesDocument(): string | undefined {
