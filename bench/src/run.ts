@@ -83,7 +83,7 @@ await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
 await step("9", "gateway relays", () => gatewayRelays(rounds));
 await step("10", "view of a 100,000-event session in Chromium", () => viewRender(rounds));
-await step("11", "serve's first answer beside hung servers", () => firstAnswer(rounds));
+await step("11", "serve: first full tools/list beside hung servers", () => firstAnswer(rounds));
 await step("12", "PostgreSQL store", () => postgresStore(3, workload));
 
 results.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));

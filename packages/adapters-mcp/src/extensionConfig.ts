@@ -16,6 +16,11 @@ interface CommonConfig {
   /** P5: how this server's definitions are pinned (default: the host's). Not part of the fingerprint. */
   pinning?: "quarantine" | "warn" | "off";
   /**
+   * How long from its start a first tools/list waits for this server (a host's
+   * `untilListed`; default: the host's `startupGraceMs`). Not part of the fingerprint.
+   */
+  startupGraceMs?: number;
+  /**
    * Further secret values to redact from every message (values of variables expanded into the
    * command, args or URL). Env and header values are redacted anyway.
    */

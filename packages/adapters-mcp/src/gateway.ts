@@ -243,9 +243,11 @@ export function createGatewayServer(
       report(new Error(`could not open a conversation: ${String(error)}`)),
     );
   };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: gatewayTools((await conversation()).state) as Tool[],
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // Issue 20: servers still starting are waited for, up to their startup grace.
+    await host.untilListed();
+    return { tools: gatewayTools((await conversation()).state) as Tool[] };
+  });
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {

@@ -55,6 +55,7 @@ export {
   type ConnectionStatus,
   compactTime,
   DEFAULT_RETRY,
+  DEFAULT_STARTUP_GRACE_MS,
   type ExtensionPhase,
   type ExtensionStatus,
   type HostOptions,

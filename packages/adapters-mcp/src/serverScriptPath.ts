@@ -21,6 +21,7 @@ export const SERVER_NAMES = [
   "reference",
   "malformed",
   "shifty",
+  "storm",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

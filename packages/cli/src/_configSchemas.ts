@@ -32,6 +32,8 @@ export const SharedOptionsSchema = z.object({
   timeout: seconds.optional(),
   /** Seconds starting the server and its handshake may take. */
   start_timeout: seconds.optional(),
+  /** Seconds from its start that a first tools/list waits for the server (issue 20). */
+  startup_grace: seconds.optional(),
   /** Names of variables taken from the gateway's environment (goose's `env_keys`). */
   env_keys: z.array(z.string().min(1)).default([]),
   /** Whether the server starts from the gateway's whole environment (default: the host's convention). */
@@ -132,6 +134,7 @@ export const FileSettingsSchema = z
   .object({
     timeout: seconds.optional(),
     start_timeout: seconds.optional(),
+    startup_grace: seconds.optional(),
     inherit_env: z.boolean().optional(),
     /** What `${workspaceFolder}` means (install writes it when it moves a project's servers). */
     workspace_folder: z.string().min(1).optional(),
@@ -142,6 +145,7 @@ export const FileSettingsSchema = z
 export const FILE_SETTING_NAMES = [
   "timeout",
   "start_timeout",
+  "startup_grace",
   "inherit_env",
   "workspace_folder",
   "pinning",

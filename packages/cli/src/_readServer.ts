@@ -50,6 +50,7 @@ export interface ReadContext {
     callTimeoutSeconds?: number;
     startTimeoutSeconds?: number;
     pinning?: PinPolicy;
+    startupGraceSeconds?: number;
   };
   /** goose's `secrets.yaml`, where `env_keys` are found when they are not in the environment. */
   secretsFile: Record<string, string>;
@@ -182,6 +183,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   const timeout = entry.timeout ?? context.defaults.callTimeoutSeconds;
   const startTimeout = entry.start_timeout ?? context.defaults.startTimeoutSeconds;
   const pinning = entry.pinning ?? context.defaults.pinning;
+  const startupGrace = entry.startup_grace ?? context.defaults.startupGraceSeconds;
   return {
     name: server.name,
     kind,
@@ -196,6 +198,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     availableTools: entry.available_tools,
     ...(timeout === undefined ? {} : { callTimeoutSeconds: timeout }),
     ...(startTimeout === undefined ? {} : { startTimeoutSeconds: startTimeout }),
+    ...(startupGrace === undefined ? {} : { startupGraceSeconds: startupGrace }),
     exposeUnprefixed: entry.expose_unprefixed,
     hidden: entry.hidden,
     ...(pinning === undefined ? {} : { pinning }),

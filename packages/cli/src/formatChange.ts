@@ -1,4 +1,4 @@
-import { formatPinChange } from "./pinChanges.js";
+import { formatPinChange } from "./replay/pinChanges.js";
 import type { Change } from "./replaySteps.js";
 import type { Style } from "./style.js";
 

@@ -395,6 +395,7 @@ describe("every option, the same effect in every format", () => {
     hidden: true,
     timeout: 75,
     start_timeout: 120,
+    startup_grace: 7,
     inherit_env: false,
     env_keys: ["K"],
   };
@@ -404,6 +405,7 @@ describe("every option, the same effect in every format", () => {
     hidden: s?.hidden,
     callTimeoutSeconds: s?.callTimeoutSeconds,
     startTimeoutSeconds: s?.startTimeoutSeconds,
+    startupGraceSeconds: s?.startupGraceSeconds,
     inheritEnv: s?.inheritEnv,
     env: s?.env,
     enabled: s?.enabled,
@@ -432,6 +434,7 @@ describe("every option, the same effect in every format", () => {
       hidden: true,
       callTimeoutSeconds: 75,
       startTimeoutSeconds: 120,
+      startupGraceSeconds: 7,
       inheritEnv: false,
       env: { K: "v" },
       enabled: true,
@@ -468,6 +471,31 @@ describe("every option, the same effect in every format", () => {
     ]);
   });
 
+  test("issue 20: startup_grace, file-wide and per server, in every format", () => {
+    const mcp = parseConfig(
+      "/c/mcp.json",
+      '{"toolledger": {"startup_grace": 40}, "mcpServers": {"a": {"command": "x"}, "b": {"command": "y", "startup_grace": 2.5}}}',
+      ctx(),
+    );
+    const vscode = parseConfig(
+      "/w/.vscode/mcp.json",
+      '{"toolledger": {"startup_grace": 40}, "servers": {"a": {"command": "x"}, "b": {"type": "stdio", "command": "y", "startup_grace": 2.5}}}',
+      ctx(),
+    );
+    const goose = parseConfig(
+      "/g/config.yaml",
+      "toolledger:\n  startup_grace: 40\nextensions:\n  a: {type: stdio, cmd: x}\n  b: {type: stdio, cmd: y, startup_grace: 2.5}\n",
+      ctx(),
+    );
+    for (const config of [mcp, vscode, goose]) {
+      expect(config.servers.map((s) => s.startupGraceSeconds)).toEqual([40, 2.5]);
+      expect(config.warnings).toEqual([]);
+    }
+    expect(() =>
+      parseConfig("/c/mcp.json", '{"mcpServers": {"a": {"command": "x", "startup_grace": -1}}}'),
+    ).toThrow(/mcpServers\.a\.startup_grace: must be a positive number of seconds/);
+  });
+
   test("an unknown option is a warning naming it (with the likely spelling); the file still loads", () => {
     const config = parseConfig(
       "/c/mcp.json",
@@ -476,7 +504,7 @@ describe("every option, the same effect in every format", () => {
     );
     expect(config.servers).toHaveLength(1);
     expect(config.warnings).toEqual([
-      "/c/mcp.json:1:17: toolledger.timeuot: unknown setting timeuot; it has no effect (known: timeout, start_timeout, inherit_env, workspace_folder)",
+      "/c/mcp.json:1:17: toolledger.timeuot: unknown setting timeuot; it has no effect (known: timeout, start_timeout, startup_grace, inherit_env, workspace_folder)",
       "/c/mcp.json:3:24: mcpServers.a.availableTools: unknown option availableTools; it has no effect (did you mean available_tools?)",
       "/c/mcp.json:3:49: mcpServers.a.cmd: unknown option cmd; it has no effect (did you mean command?)",
     ]);

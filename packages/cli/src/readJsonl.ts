@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createLogLineParser, decodeEvent } from "@toolledger/core";
 import { CliError } from "./cliError.js";
-import { conversationStreamOf, numberConversationEntries } from "./foldEntries.js";
+import { conversationStreamOf, orderConversationEntries } from "./conversationEntries.js";
+import { isRecord } from "./isRecord.js";
 import type { LogEntry } from "./logEntry.js";
 
 export interface JsonlLog {
@@ -35,7 +36,7 @@ export function readJsonl(file: string): JsonlLog {
 }
 
 export function parseJsonl(file: string, text: string): JsonlLog {
-  const entries: LogEntry[] = [];
+  let entries: LogEntry[] = [];
   const sessions = new Set<string>();
   const lines = text.split("\n");
   const parseLine = createLogLineParser();
@@ -93,8 +94,8 @@ export function parseJsonl(file: string, text: string): JsonlLog {
   // A conversation export: the conversation is the session, its registry streams come along.
   const conversation = streams.length > 1 ? conversationStreamOf(entries) : null;
   if (conversation !== null) {
-    // Lines are in fold order (as `export` writes them); number them as readSession does.
-    numberConversationEntries(entries, conversation);
+    // In fold order and numbered as readSession reads a store (as `export` wrote them).
+    entries = orderConversationEntries(entries, conversation);
   }
   return {
     file,
@@ -116,8 +117,4 @@ interface Envelope {
 
 function isEnvelope(json: unknown): json is Envelope {
   return isRecord(json) && !("type" in json) && isRecord(json.event);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,18 +1,19 @@
 import {
   type EventStore,
-  foldConversation,
+  orderConversation,
   readConversationLog,
   type SessionStore,
 } from "@toolledger/core";
 import { CliError } from "./cliError.js";
-import { numberConversationEntries } from "./foldEntries.js";
+import { numberConversationEntries } from "./conversationEntries.js";
 import type { LogEntry } from "./logEntry.js";
 
 /**
  * Every event of a session, in fold order; a session with no events is a not-found error
  * naming the known ones. A conversation (C1) comes with the events of the registry streams
- * it observes, each entry numbered by its position in this merged log; a legacy session or
- * a registry stream is read alone, numbered by its stream positions.
+ * it observes, in the order it folds them (`orderConversation`: ordered, not folded), each
+ * entry numbered by its position in this merged log; a legacy session or a registry stream
+ * is read alone, numbered by its stream positions.
  */
 export async function readSession(store: SessionStore, sessionId: string): Promise<LogEntry[]> {
   const entries = await readSessionEntries(store, sessionId);
@@ -36,7 +37,7 @@ export async function readSessionEntries(
     }));
   }
   const entries: LogEntry[] = [];
-  for (const { stored: e } of foldConversation(log.events, log.registries)) {
+  for (const e of orderConversation(log.events, log.registries)) {
     entries.push({
       position: entries.length + 1,
       event: e.event,

@@ -39,6 +39,8 @@ export interface ServerConfig {
   callTimeoutSeconds?: number;
   /** Per-server start timeout (seconds), else the file's, else the CLI's default. */
   startTimeoutSeconds?: number;
+  /** How long a first tools/list waits for it (seconds), else the file's, else the host's default. */
+  startupGraceSeconds?: number;
   exposeUnprefixed: boolean;
   hidden: boolean;
   /** P5: `pinning` of the entry, else of the file's `toolledger:` settings; unset: serve's default. */

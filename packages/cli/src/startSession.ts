@@ -8,7 +8,7 @@ import {
   type ToolledgerHost,
   type ToolledgerSession,
 } from "@toolledger/adapters-mcp";
-import type { DeferralConfig, EventStore, PinPolicy } from "@toolledger/core";
+import { type DeferralConfig, type EventStore, nameToKey, type PinPolicy } from "@toolledger/core";
 import type { Output } from "./output.js";
 import type { LoadedConfig } from "./serverConfig.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
@@ -129,20 +129,32 @@ async function connectServers(
   env: Env,
 ): Promise<{ name: string; message: string }[]> {
   const { configs, failures } = serversToStart(config, o, env);
-  const results = await host.addExtensions(configs);
-  for (const result of results) {
-    if (result.error) {
-      failures.push({ name: result.name, message: result.error.message });
-      o.note(`${o.err.red("error:")} ${result.error.message}`);
-    }
+  // As `serve` answers its first tools/list: every server gets its startup grace (issue 20).
+  await host.startExtensions(configs);
+  await host.untilListed();
+  const byKey = new Map(host.extensions().map((s) => [s.key, s]));
+  for (const ext of configs) {
+    const status = byKey.get(nameToKey(ext.name));
+    if (!status || status.phase === "ready") continue;
+    if (status.phase === "failed" && status.status === "connected") continue;
+    const message =
+      status.phase === "failed"
+        ? (status.reason ?? `${ext.name} did not start`)
+        : `${ext.name} was still ${status.phase === "listing" ? "listing its tools" : "starting"} after its startup grace of ${seconds(ext.startupGraceMs ?? host.options.startupGraceMs)}; \`serve\` leaves it out of its first tools/list too (raise \`startup_grace\` for it, or start its command by hand to see why)`;
+    failures.push({ name: ext.name, message });
+    o.note(`${o.err.red("error:")} ${message}`);
   }
   // A server that started but whose tools could not be listed serves nothing: say why.
-  const started = new Set(results.filter((r) => r.ok).map((r) => r.key));
   for (const d of host.diagnostics()) {
-    if (d.kind === "fetch_failed" && started.has(d.extension))
+    const status = byKey.get(d.kind === "fetch_failed" ? d.extension : "");
+    if (d.kind === "fetch_failed" && status?.phase === "failed" && status.status === "connected")
       o.note(`${o.err.yellow("warning:")} ${d.extension}: ${d.error}`);
   }
   return failures;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** The adapter configs of the enabled servers; in-host kinds are skipped and config problems reported. */

@@ -25,13 +25,14 @@ test("a server inherits the gateway's environment per its host, never the gatewa
 test("per-server timeouts and expanded secrets reach the adapter; in-host kinds have nothing to start", () => {
   const config = parseConfig(
     "/g/config.yaml",
-    "extensions:\n  a: {type: stdio, cmd: 'run-${TOKEN}', timeout: 2, start_timeout: 9}\n  b: {type: frontend}\n",
+    "extensions:\n  a: {type: stdio, cmd: 'run-${TOKEN}', timeout: 2, start_timeout: 9, startup_grace: 4}\n  b: {type: frontend}\n",
     { ...ctx, env: { TOKEN: "t0k3n-secret" } },
   );
   expect(toExtensionConfig(config.servers[0]!, {})).toMatchObject({
     command: "run-t0k3n-secret",
     callTimeoutMs: 2000,
     startTimeoutMs: 9000,
+    startupGraceMs: 4000,
     secrets: ["t0k3n-secret"],
   });
   expect(toExtensionConfig(config.servers[1]!, {})).toBeNull();

@@ -23,6 +23,9 @@ export function toExtensionConfig(
     ...(server.startTimeoutSeconds === undefined
       ? {}
       : { startTimeoutMs: server.startTimeoutSeconds * 1000 }),
+    ...(server.startupGraceSeconds === undefined
+      ? {}
+      : { startupGraceMs: server.startupGraceSeconds * 1000 }),
     ...(server.secrets.length === 0 ? {} : { secrets: server.secrets }),
     ...(server.pinning === undefined ? {} : { pinning: server.pinning }),
   };

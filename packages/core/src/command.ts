@@ -4,6 +4,7 @@ import {
   ConversationClientSchema,
   DeferralModeSchema,
   ExtensionKindSchema,
+  FetchScopeSchema,
   McpPromptSchema,
   McpResourceSchema,
   McpResourceTemplateSchema,
@@ -70,6 +71,8 @@ export const RecordFetchCommandSchema = z.strictObject({
     .min(0)
     .max(MAX_WIRE_NAME_LENGTH - MIN_WIRE_NAME_LENGTH)
     .optional(),
+  /** R11: `"extension"`: stale only when its own extension was invalidated after it started. */
+  scope: FetchScopeSchema.optional(),
 });
 
 export const RecordFetchFailureCommandSchema = z.strictObject({
@@ -78,6 +81,7 @@ export const RecordFetchFailureCommandSchema = z.strictObject({
   extension,
   startedAtVersion: version,
   error: z.string(),
+  scope: FetchScopeSchema.optional(),
 });
 
 export const ConfigureDeferralCommandSchema = z.strictObject({

@@ -126,6 +126,7 @@ const FETCH_KEYS: ReadonlySet<string> = new Set([
   "complete",
   "reason",
   "wireNames",
+  "scope",
 ]);
 /** McpToolSchema's keys in its order (zod's output lists them first, in this order). */
 const TOOL_KEYS: ReadonlyMap<string, number> = new Map(
@@ -142,7 +143,7 @@ const TOOL_KEYS: ReadonlyMap<string, number> = new Map(
  */
 function decodeToolsFetched(raw: Record<string, unknown>): ToolledgerEvent | undefined {
   for (const key in raw) if (!FETCH_KEYS.has(key) || raw[key] === undefined) return undefined;
-  const { at, extension, startedAtVersion, tools, complete, reason, wireNames } = raw;
+  const { at, extension, startedAtVersion, tools, complete, reason, wireNames, scope } = raw;
   if (at !== undefined && typeof at !== "string") return undefined;
   if (typeof extension !== "string") return undefined;
   if (!Number.isSafeInteger(startedAtVersion) || (startedAtVersion as number) < 0) return undefined;
@@ -151,6 +152,7 @@ function decodeToolsFetched(raw: Record<string, unknown>): ToolledgerEvent | und
   if (complete !== undefined && typeof complete !== "boolean") return undefined;
   if (reason !== undefined && typeof reason !== "string") return undefined;
   if (wireNames !== undefined && !isWireNameList(wireNames)) return undefined;
+  if (scope !== undefined && scope !== "extension") return undefined;
   // Keys already in the schema's order: the parsed object is the schema's output.
   if (inSchemaOrder(raw)) return raw as ToolledgerEvent;
   const event: Record<string, unknown> = { type: "ToolsFetched", v: EVENT_SCHEMA_VERSION };
@@ -161,6 +163,7 @@ function decodeToolsFetched(raw: Record<string, unknown>): ToolledgerEvent | und
   if (complete !== undefined) event.complete = complete;
   if (reason !== undefined) event.reason = reason;
   if (wireNames !== undefined) event.wireNames = wireNames;
+  if (scope !== undefined) event.scope = scope;
   return event as ToolledgerEvent;
 }
 

@@ -75,6 +75,14 @@ export const ToolsInvalidatedSchema = z.object({
 });
 export type ToolsInvalidated = z.infer<typeof ToolsInvalidatedSchema>;
 
+/**
+ * R11, which invalidations make a tools fetch stale. `"extension"`: only its own extension's
+ * (its ExtensionAdded, its ToolsInvalidated, the host's own invalidate); absent (every fetch
+ * recorded before issue 20): any version bump, as in goose.
+ */
+export const FetchScopeSchema = z.literal("extension");
+export type FetchScope = z.infer<typeof FetchScopeSchema>;
+
 export const ToolsFetchedSchema = z.object({
   type: z.literal("ToolsFetched"),
   v,
@@ -93,6 +101,8 @@ export const ToolsFetchedSchema = z.object({
    * host's budget), by raw name. Recorded so replay serves the same names; absent: none.
    */
   wireNames: z.array(z.object({ rawName: z.string(), wireName: z.string() })).optional(),
+  /** R11: `"extension"`: stale only when its own extension was invalidated after it started. */
+  scope: FetchScopeSchema.optional(),
   origin,
 });
 export type ToolsFetched = z.infer<typeof ToolsFetchedSchema>;
@@ -105,6 +115,8 @@ export const ToolsFetchFailedSchema = z.object({
   startedAtVersion: z.number().int().nonnegative(),
   /** A short, secret-free description of what went wrong. */
   error: z.string(),
+  /** R11: as ToolsFetched's. */
+  scope: FetchScopeSchema.optional(),
   origin,
 });
 export type ToolsFetchFailed = z.infer<typeof ToolsFetchFailedSchema>;

@@ -1,27 +1,10 @@
 import type { EventStore, StoredEvent } from "./eventStore.js";
-import { evolve } from "./evolve.js";
-import { initialState, type State, type StateOptions, withRegistry } from "./state.js";
+import { type FoldStep, foldOrderedConversation } from "./foldOrderedConversation.js";
+import { orderConversation, registryStreamOf } from "./orderConversation.js";
+import type { State, StateOptions } from "./state.js";
 
-/** One event of a conversation's fold and the state right after it. */
-export interface FoldStep {
-  stored: StoredEvent;
-  /** The conversation's state after this event (registry and conversation parts). */
-  state: State;
-  /** Which stream the event came from. */
-  source: "conversation" | "registry";
-  /**
-   * True for a registry event folded when a resume switched to another registry stream: it
-   * is earlier in global order than the step before it (the conversation saw its effect only
-   * from the resume on).
-   */
-  catchUp?: boolean;
-}
-
-/** The registry stream a conversation stream observes, read from its first event; null for a legacy session. */
-export function registryStreamOf(firstEvent: StoredEvent | undefined): string | null {
-  const e = firstEvent?.event;
-  return e?.type === "ConversationStarted" ? e.registryStream : null;
-}
+export type { FoldStep } from "./foldOrderedConversation.js";
+export { registryStreamOf } from "./orderConversation.js";
 
 /**
  * C1: a conversation's fold, one step per event in global order. The state at any point is
@@ -39,66 +22,12 @@ export function* foldConversation(
   registries: ReadonlyMap<string, readonly StoredEvent[]>,
   options: StateOptions = {},
 ): Generator<FoldStep, State, undefined> {
-  let own = initialState(options);
-  if (registryStreamOf(conversation[0]) === null) {
-    for (const stored of conversation) {
-      own = evolve(own, stored.event);
-      yield { stored, state: own, source: "conversation" };
-    }
-    return own;
-  }
-  // Composed once per change, so a step that changed nothing keeps the same state object (E2).
-  let composed: State | null = null;
-  let composedOwn: State | null = null;
-  let composedRegistry: State | null = null;
-  const compose = (o: State, r: State): State => {
-    if (composed === null || o !== composedOwn || r !== composedRegistry) {
-      composed = withRegistry(o, r);
-      composedOwn = o;
-      composedRegistry = r;
-    }
-    return composed;
-  };
-  let registryId: string | null = null;
-  let registry = initialState(options);
-  let events: readonly StoredEvent[] = [];
-  let next = 0;
-  let closed = false;
-  for (const stored of conversation) {
-    const e = stored.event;
-    const opens = e.type === "ConversationStarted" || e.type === "ConversationResumed";
-    if (opens && e.registryStream !== registryId) {
-      const catchUp = registryId !== null;
-      registryId = e.registryStream;
-      registry = initialState(options);
-      events = registries.get(registryId) ?? [];
-      next = 0;
-      for (; next < events.length && events[next]!.globalPosition < stored.globalPosition; next++) {
-        registry = evolve(registry, events[next]!.event);
-        yield {
-          stored: events[next]!,
-          state: compose(own, registry),
-          source: "registry",
-          ...(catchUp ? { catchUp: true } : {}),
-        };
-      }
-    } else {
-      for (; next < events.length && events[next]!.globalPosition < stored.globalPosition; next++) {
-        registry = evolve(registry, events[next]!.event);
-        yield { stored: events[next]!, state: compose(own, registry), source: "registry" };
-      }
-    }
-    own = evolve(own, e);
-    closed = e.type === "ConversationClosed";
-    yield { stored, state: compose(own, registry), source: "conversation" };
-  }
-  if (!closed) {
-    for (; next < events.length; next++) {
-      registry = evolve(registry, events[next]!.event);
-      yield { stored: events[next]!, state: compose(own, registry), source: "registry" };
-    }
-  }
-  return compose(own, registry);
+  const stream = registryStreamOf(conversation[0]) === null ? null : conversation[0]!.streamId;
+  return yield* foldOrderedConversation(
+    orderConversation(conversation, registries),
+    stream,
+    options,
+  );
 }
 
 /** Every event of a stream, read in pages. */

@@ -136,6 +136,8 @@ export {
   type ExtensionKind,
   type ExtensionRemoved,
   ExtensionRemovedSchema,
+  type FetchScope,
+  FetchScopeSchema,
   type HostStarted,
   HostStartedSchema,
   type McpPrompt,
@@ -182,6 +184,10 @@ export {
   readWholeStream,
   registryStreamOf,
 } from "./foldConversation.js";
+export {
+  type FoldedEvent,
+  foldOrderedConversation,
+} from "./foldOrderedConversation.js";
 export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
 export {
   type SessionImported,
@@ -199,6 +205,7 @@ export {
 } from "./mcpToolDefinition.js";
 export { ENABLE_TOOLS_NAME, ENABLE_TOOLS_TOOL, type ModelView, modelView } from "./modelView.js";
 export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
+export { type OrderedEvent, orderConversation } from "./orderConversation.js";
 export {
   type EventOrigin,
   type EventOriginKind,
@@ -301,6 +308,7 @@ export {
   servedInstructions,
   servedPrompt,
 } from "./pinning/servedCatalogItem.js";
+export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./replay.js";
 export {
   type ResolvedTool,

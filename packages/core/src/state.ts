@@ -5,6 +5,7 @@ import type {
   CallOutcome,
   ConversationClient,
   DeferralMode,
+  FetchScope,
   McpPrompt,
   McpResource,
   McpResourceTemplate,
@@ -17,7 +18,7 @@ import type { ExtensionPins } from "./pinning/pinState.js";
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 4;
+export const REDUCER_VERSION = 5;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -57,6 +58,8 @@ export interface FetchStatus {
   version: number | null;
   /** Why the fetch failed or is partial; null otherwise. */
   error: string | null;
+  /** R11: the applied fetch goes stale only with its own extension (absent: with any bump). */
+  scope?: FetchScope;
 }
 
 export interface ExtensionState {
@@ -78,6 +81,11 @@ export interface ExtensionState {
   rejected: readonly RejectedTool[];
   staleFetches: number;
   lastStaleFetch: { startedAtVersion: number; version: number } | null;
+  /**
+   * R11: the registry version right after this extension's tools were last invalidated (its
+   * ExtensionAdded, its ToolsInvalidated, or the host's own invalidate).
+   */
+  invalidatedAt: number;
   /** G1: the extension's prompts and resources; absent until one of their events arrives. */
   catalog?: ExtensionCatalog;
 }

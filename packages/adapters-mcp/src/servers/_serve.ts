@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -37,7 +38,10 @@ export function toolServer(spec: ToolServerSpec): Server {
       ...(spec.instructions ? { instructions: spec.instructions } : {}),
     },
   );
+  // `--list-log <file>`: a line per tools/list request, so a test counts what the server was asked.
+  const listLog = flag("list-log", "");
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    if (listLog !== "") appendFileSync(listLog, `tools/list ${req.params?.cursor ?? ""}\n`);
     const page = await spec.list(req.params?.cursor);
     // Raw tools on purpose: a test server may send tools the protocol schema would reject.
     return page as unknown as { tools: [] };

@@ -89,14 +89,17 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       onHost: (host) => reportPins(host, o),
     });
     const { host } = started;
-    // Fast servers make the first list; slow ones join later with tools/list_changed. The
-    // wait is counted from the process's start, so a client is answered within the bound.
-    await firstStarts(host, Math.max(0, FIRST_ANSWER_MS - performance.now()), deps.signal);
-    const tools = host.listTools().length;
-    const all = host.extensions();
-    const ready = all.filter((e) => e.phase === "ready").length;
-    const waiting = all.filter((e) => e.phase !== "ready").map((e) => e.name);
-    const summary = `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+    // `initialize` is answered at once; a first tools/list waits for the servers still
+    // starting, each up to its startup grace (issue 20); the summary says what it held.
+    const summary = () => {
+      const tools = host.listTools().length;
+      const all = host.extensions();
+      const ready = all.filter((e) => e.phase === "ready").length;
+      const waiting = all
+        .filter((e) => e.phase === "starting" || e.phase === "listing" || e.phase === "retrying")
+        .map((e) => e.name);
+      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+    };
     const conversation = {
       deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },
       ...(recordPayloads ? { recordPayloads: true } : {}),
@@ -132,7 +135,8 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         onConversation,
         onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
       });
-      o.note(`toolledger: serving ${summary} over stdio`);
+      o.note(`toolledger: serving over stdio; ${startingNote(host)}`);
+      if (await listed(host, stopped)) o.note(`toolledger: serving ${summary()} over stdio`);
     } else {
       const onError = (error: Error) => o.note(`${o.err.yellow("warning:")} ${error.message}`);
       // The view's code (and its tokenizer) loads only when asked for.
@@ -165,10 +169,11 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       });
       gateway = http;
       o.data(http.url.href);
-      o.note(
-        `toolledger: serving ${summary} at ${http.url.href}${httpOptions.token === undefined ? "" : " (bearer token required)"}`,
-      );
+      const token = httpOptions.token === undefined ? "" : " (bearer token required)";
+      o.note(`toolledger: serving at ${http.url.href}${token}; ${startingNote(host)}`);
       if (view) o.note(`toolledger: live view at ${new URL("/view", http.url).href}`);
+      if (await listed(host, stopped))
+        o.note(`toolledger: serving ${summary()} at ${http.url.href}${token}`);
     }
     const reason = await stopped;
     const db = shellQuote(location.path);
@@ -181,6 +186,10 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
     return reason === "input closed" ? EXIT.ok : EXIT.interrupted;
   } finally {
+    // Servers still starting are recorded while the conversations are open (issue 20.4).
+    await started?.host
+      .recordUnfinishedStarts()
+      .catch((error: Error) => o.note(`${o.err.yellow("warning:")} ${error.message}`));
     await gateway?.close(deps.signal.aborted ? "gateway interrupted" : "client disconnected");
     await started?.host.close();
     await store.close();
@@ -239,23 +248,17 @@ function httpSecurity(
   return { host, token, allowedOrigins, tokenOnCommandLine: flagToken !== undefined };
 }
 
-/**
- * When serve answers at the latest, counted from the process's start: fast servers make the
- * first tools/list, and a client is answered well within a second whatever the others do.
- */
-const FIRST_ANSWER_MS = 750;
+/** What a client's first tools/list waits for, said once the gateway is up. */
+function startingNote(host: ToolledgerHost): string {
+  const n = host.extensions().filter((e) => e.phase !== "ready").length;
+  return n === 0
+    ? "no server to wait for"
+    : `a first tools/list waits for the ${n} server(s) still starting, each up to its startup grace`;
+}
 
-/** Resolves when every server's first attempt is over, after `ms`, or on an interrupt. */
-async function firstStarts(host: ToolledgerHost, ms: number, signal: AbortSignal): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    host.whenStarted(),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-      signal.addEventListener("abort", () => resolve(), { once: true });
-    }),
-  ]);
-  clearTimeout(timer);
+/** True once every server is listed or past its startup grace; false when serve stops first. */
+async function listed(host: ToolledgerHost, stopped: Promise<string>): Promise<boolean> {
+  return Promise.race([host.untilListed().then(() => true), stopped.then(() => false)]);
 }
 
 /** Resolves when the client closes stdin or its stream ends (stdio mode), or the user interrupts. */

@@ -1,4 +1,11 @@
-import { findTool, getExtension, isEnabled, nameToKey, type State } from "@toolledger/core";
+import {
+  fetchApplies,
+  findTool,
+  getExtension,
+  isEnabled,
+  nameToKey,
+  type State,
+} from "@toolledger/core";
 import { withOrigin } from "./describeOrigin.js";
 import { describePinEvent, isPinEvent } from "./describePinEvent.js";
 
@@ -224,7 +231,8 @@ function describeFetch(
   const tools = Array.isArray(event.tools) ? event.tools.length : 0;
   const cause = ctx.versionSource.get(started);
   const related = cause === undefined ? {} : { related: cause.index };
-  if (!getExtension(before, key)) {
+  const prior = getExtension(before, key);
+  if (!prior) {
     return {
       extensions: [key],
       text: `fetch for unknown extension ${key}: no change`,
@@ -232,10 +240,15 @@ function describeFetch(
       rules: ["R9"],
     };
   }
-  if (started !== before.version) {
+  const scope = event.scope === "extension" ? "extension" : undefined;
+  if (!fetchApplies(before, prior, started, scope)) {
+    const since =
+      scope === "extension" && started <= before.version
+        ? `${key}'s tools were invalidated at version ${prior.invalidatedAt}`
+        : `registry at ${before.version}`;
     return {
       extensions: [key],
-      text: `stale fetch of ${key} ignored: started at version ${started}, registry at ${before.version} (${tools} tool(s) listed)`,
+      text: `stale fetch of ${key} ignored: started at version ${started}, ${since} (${tools} tool(s) listed)`,
       severity: "warn",
       rules: ["R11", "R9"],
       ...related,

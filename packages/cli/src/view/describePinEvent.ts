@@ -1,5 +1,5 @@
 import { nameToKey } from "@toolledger/core";
-import { formatPinChange, pinChanges } from "../pinChanges.js";
+import { formatPinChange, pinChanges } from "../replay/pinChanges.js";
 import { createStyle } from "../style.js";
 import type { AnyEvent, EventDescription, Severity } from "./describeEvent.js";
 

@@ -1,5 +1,5 @@
 import type { ToolledgerEvent } from "@toolledger/core";
-import { conversationStreamOf } from "../foldEntries.js";
+import { conversationStreamOf } from "../conversationEntries.js";
 import type { LogEntry } from "../logEntry.js";
 import type { ViewData, ViewEntry } from "./viewData.js";
 

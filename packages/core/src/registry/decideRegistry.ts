@@ -1,3 +1,4 @@
+import { hget } from "../_hashDict.js";
 import {
   type At,
   accepted,
@@ -12,6 +13,7 @@ import { evolve } from "../evolve.js";
 import { nameToKey } from "../nameToKey.js";
 import type { State } from "../state.js";
 import { decideWireNames } from "./decideWireNames.js";
+import { fetchApplies } from "./fetchApplies.js";
 
 export type RegistryCommand = Extract<
   ParsedCommand,
@@ -96,10 +98,10 @@ function decideForExtension(
     case "InvalidateTools":
       return accepted([{ type: "ToolsInvalidated", v, ...at, extension: key }]);
     case "RecordFetch": {
-      const wireNames =
-        command.startedAtVersion === state.version
-          ? decideWireNames(state, key, command.tools, command.outerPrefixBudget ?? 0)
-          : [];
+      const ext = hget(state.extensions, key)!;
+      const wireNames = fetchApplies(state, ext, command.startedAtVersion, command.scope)
+        ? decideWireNames(state, key, command.tools, command.outerPrefixBudget ?? 0)
+        : [];
       return accepted([
         {
           type: "ToolsFetched",
@@ -110,6 +112,7 @@ function decideForExtension(
           tools: command.tools,
           ...(command.complete === false ? { complete: false, reason: command.reason ?? "" } : {}),
           ...(wireNames.length > 0 ? { wireNames } : {}),
+          ...(command.scope === undefined ? {} : { scope: command.scope }),
         },
       ]);
     }
@@ -122,6 +125,7 @@ function decideForExtension(
           extension: key,
           startedAtVersion: command.startedAtVersion,
           error: command.error,
+          ...(command.scope === undefined ? {} : { scope: command.scope }),
         },
       ]);
   }

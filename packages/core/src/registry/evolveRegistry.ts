@@ -1,4 +1,4 @@
-import { hget, hset } from "../_hashDict.js";
+import { hget, hset, hvalues } from "../_hashDict.js";
 import { assignWireNames } from "../_registry.js";
 import type {
   ExtensionAdded,
@@ -14,6 +14,7 @@ import { sameStrings } from "../reducer/sameStrings.js";
 import { update } from "../reducer/update.js";
 import type { ExtensionState, FetchStatus, RegisteredTool, RejectedTool, State } from "../state.js";
 import { MAX_WIRE_NAME_LENGTH } from "../wireName.js";
+import { fetchApplies } from "./fetchApplies.js";
 import { registerTools } from "./registerTools.js";
 import { replaceExtension } from "./replaceExtension.js";
 
@@ -74,6 +75,7 @@ function extensionAdded(state: State, e: ExtensionAdded): State {
     rejected: [],
     staleFetches: 0,
     lastStaleFetch: null,
+    invalidatedAt: state.version + 1,
   };
   return replaceExtension(state, key, existing, ext, state.version + 1);
 }
@@ -88,15 +90,31 @@ function extensionRemoved(state: State, e: ExtensionRemoved): State {
 
 /** R11: an extension said tools/list_changed; without one, the host's own invalidate. */
 function toolsInvalidated(state: State, e: ToolsInvalidated): State {
+  if (e.extension === undefined) return invalidateAll(bumpVersion(state));
   // Most of a long log: a key as written by the decider is found as is (R1 keys are fixed
   // points of nameToKey), so only another spelling pays for normalising.
-  if (
-    e.extension !== undefined &&
-    !hget(state.extensions, e.extension) &&
-    !hget(state.extensions, nameToKey(e.extension))
-  )
-    return ignore(state, e.type, `no extension ${JSON.stringify(nameToKey(e.extension))}`);
-  return bumpVersion(state);
+  const ext = hget(state.extensions, e.extension) ?? hget(state.extensions, nameToKey(e.extension));
+  if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(nameToKey(e.extension))}`);
+  const bumped = bumpVersion(state);
+  bumped.extensions = hset(state.extensions, ext.key, invalidated(ext, bumped.version));
+  return bumped;
+}
+
+/** R11: the host's own invalidate makes every extension's fetch stale. */
+function invalidateAll(state: State): State {
+  let extensions = state.extensions;
+  for (const ext of hvalues(state.extensions))
+    extensions = hset(extensions, ext.key, invalidated(ext, state.version));
+  state.extensions = extensions;
+  return state;
+}
+
+/** R11: the extension as of its latest invalidation (a fetch scoped to it started before is stale). */
+function invalidated(ext: ExtensionState, version: number): ExtensionState {
+  const next = { ...ext };
+  next.invalidatedAt = version;
+  if (ext.tools.length === 0) remember(ext, next);
+  return next;
 }
 
 /** `update(state, { version: version + 1 })`, without the changes object, for the commonest event. */
@@ -129,7 +147,8 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   const key = nameToKey(e.extension);
   const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
-  if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
+  if (!fetchApplies(state, ext, e.startedAtVersion, e.scope))
+    return staleFetch(state, ext, e.startedAtVersion);
 
   // The registered tools, or those before a failed fetch emptied the extension.
   const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext) ?? ext.tools);
@@ -167,6 +186,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     e.complete === false
       ? { status: "partial", version: e.startedAtVersion, error: e.reason ?? "" }
       : { status: "ok", version: e.startedAtVersion, error: null };
+  if (e.scope !== undefined) fetch.scope = e.scope;
   const next = withFetch(ext, fetch, tools, rejected);
   return replaceExtension(state, key, ext, next, state.version);
 }
@@ -176,13 +196,11 @@ function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
   const key = nameToKey(e.extension);
   const ext = hget(state.extensions, key);
   if (!ext) return ignore(state, e.type, `no extension ${JSON.stringify(key)}`);
-  if (e.startedAtVersion !== state.version) return staleFetch(state, ext, e.startedAtVersion);
-  const next = withFetch(
-    ext,
-    { status: "failed", version: e.startedAtVersion, error: e.error },
-    [],
-    [],
-  );
+  if (!fetchApplies(state, ext, e.startedAtVersion, e.scope))
+    return staleFetch(state, ext, e.startedAtVersion);
+  const fetch: FetchStatus = { status: "failed", version: e.startedAtVersion, error: e.error };
+  if (e.scope !== undefined) fetch.scope = e.scope;
+  const next = withFetch(ext, fetch, [], []);
   remember(ext, next);
   return replaceExtension(state, key, ext, next, state.version);
 }

@@ -1,10 +1,13 @@
 import { type FoldedEntry, foldEntries } from "../../foldEntries.js";
-import type { LogEntry } from "../../logEntry.js";
-import { SessionTimeline, type TimelineRow } from "../sessionTimeline.js";
-import { type LiveUpdate, VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { SessionTimeline } from "../sessionTimeline.js";
+import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
 import { fromViewEntry } from "../viewEntries.js";
 import { fill, h } from "./dom.js";
+import { followLive } from "./followLive.js";
+import { lowerBound } from "./lowerBound.js";
 import { renderDetail, renderState } from "./statePanel.js";
+import { TimelineFilters } from "./timelineFilters.js";
+import { renderRow } from "./timelineRow.js";
 import { TokenChart } from "./tokenChart.js";
 import { VirtualList } from "./virtualList.js";
 
@@ -59,10 +62,6 @@ function start(): void {
   let cursor = timeline.length;
   let selected: number | undefined;
   let includeHidden = false;
-  const hiddenTypes = new Set<string>();
-  let extension = "";
-  let problemsOnly = false;
-  let query = "";
 
   // Header
   const eventsCount = h("span", { "data-testid": "event-count" });
@@ -82,49 +81,11 @@ function start(): void {
     live,
   );
 
-  // Filters
-  const kinds = h("span", { "data-testid": "kind-filters" });
-  const extSelect = h("select", { "data-testid": "extension-filter", "aria-label": "extension" });
-  const search = h("input", {
-    type: "search",
-    placeholder: "search text",
-    "aria-label": "search",
-    "data-testid": "search",
-  });
-  const shown = h("span", { class: "count", "data-testid": "shown-count" });
-  const filters = h(
-    "div",
-    { class: "filters" },
-    kinds,
-    extSelect,
-    h(
-      "label",
-      {},
-      h("input", {
-        type: "checkbox",
-        "data-testid": "problems-only",
-        onchange: (e: Event) => {
-          problemsOnly = (e.target as HTMLInputElement).checked;
-          applyFilters();
-        },
-      }),
-      " problems only",
-    ),
-    search,
-    shown,
-  );
-  extSelect.addEventListener("change", () => {
-    extension = extSelect.value;
-    applyFilters();
-  });
-  search.addEventListener("input", () => {
-    query = search.value.toLowerCase();
-    applyFilters();
-  });
+  const filters = new TimelineFilters(() => applyFilters());
 
   const listEl = h("div", { class: "list", tabindex: 0, "data-testid": "timeline" });
   const list = new VirtualList(listEl, ROW_HEIGHT, (index, top) =>
-    renderRow(timeline.rows[index]!, top),
+    renderRow(timeline.rows[index]!, top, { data, mainStream, selected, cursor, select }),
   );
   let filtered = new Int32Array(0);
 
@@ -198,88 +159,11 @@ function start(): void {
     setCursor(timeline.countThrough(Number(positionInput.value)), true);
   });
 
-  fill(app, header, h("main", {}, h("div", { class: "left" }, filters, listEl), right));
-
-  function renderRow(row: TimelineRow, top: number): HTMLElement {
-    const cls = `row ${row.severity}${row.stream === mainStream ? "" : " reg"}${row.index === selected ? " sel" : ""}${row.index >= cursor ? " after" : ""}`;
-    return h(
-      "div",
-      {
-        class: cls,
-        title: row.stream ?? "",
-        style: `top:${top}px`,
-        "data-index": row.index,
-        "data-position": row.position,
-        onclick: () => select(row.index),
-      },
-      h("span", { class: "pos" }, row.label),
-      h("span", { class: "time" }, row.at ? row.at.slice(11, 23) : ""),
-      h("span", { class: "type" }, row.type),
-      row.extensions.length > 0 ? h("span", { class: "ext" }, row.extensions.join(",")) : null,
-      h("span", { class: "text" }, row.text),
-      ...row.rules.slice(0, 2).map((id) => {
-        const r = data.rules[id];
-        const title = r ? `${id} ${r.title}: ${r.summary}` : id;
-        return r?.href
-          ? h(
-              "a",
-              {
-                class: "rule",
-                href: r.href,
-                target: "_blank",
-                title,
-                onclick: (e: Event) => e.stopPropagation(),
-              },
-              id,
-            )
-          : h("span", { class: "rule", title }, id);
-      }),
-    );
-  }
-
-  const typeCounts = new Map<string, number>();
-  const extensions = new Set<string>();
-  let counted = 0;
+  fill(app, header, h("main", {}, h("div", { class: "left" }, filters.element, listEl), right));
 
   /** Kind and extension filters grow as the fold proceeds (kinds from newer builds included). */
   function updateFilterChoices(): void {
-    const before = typeCounts.size;
-    const extBefore = extensions.size;
-    for (; counted < timeline.length; counted++) {
-      const row = timeline.rows[counted]!;
-      typeCounts.set(row.type, (typeCounts.get(row.type) ?? 0) + 1);
-      for (const x of row.extensions) extensions.add(x);
-    }
-    fill(
-      kinds,
-      ...[...typeCounts].map(([type, count]) =>
-        h(
-          "label",
-          {},
-          h("input", {
-            type: "checkbox",
-            checked: !hiddenTypes.has(type),
-            "data-kind": type,
-            onchange: (e: Event) => {
-              if ((e.target as HTMLInputElement).checked) hiddenTypes.delete(type);
-              else hiddenTypes.add(type);
-              applyFilters();
-            },
-          }),
-          ` ${type} `,
-          h("span", { class: "count" }, count),
-        ),
-      ),
-    );
-    if (extensions.size !== extBefore || before === 0) {
-      fill(
-        extSelect,
-        h("option", { value: "" }, "all extensions"),
-        ...[...extensions]
-          .sort()
-          .map((x) => h("option", { value: x, selected: x === extension }, x)),
-      );
-    }
+    filters.updateChoices(timeline);
     eventsCount.textContent = `${total.toLocaleString("en-US")} events`;
     progress.textContent =
       timeline.length < total
@@ -287,27 +171,13 @@ function start(): void {
         : "";
   }
 
-  function matches(row: TimelineRow): boolean {
-    if (hiddenTypes.has(row.type)) return false;
-    if (extension !== "" && !row.extensions.includes(extension)) return false;
-    if (problemsOnly && row.severity !== "warn" && row.severity !== "error") return false;
-    if (
-      query !== "" &&
-      !`${row.position} ${row.type} ${row.extensions.join(" ")} ${row.text}`
-        .toLowerCase()
-        .includes(query)
-    )
-      return false;
-    return true;
-  }
-
   function applyFilters(): void {
     const out = new Int32Array(timeline.length);
     let k = 0;
-    for (const row of timeline.rows) if (matches(row)) out[k++] = row.index;
+    for (const row of timeline.rows) if (filters.matches(row)) out[k++] = row.index;
     filtered = out.subarray(0, k);
     list.setItems(filtered);
-    shown.textContent = k === timeline.length ? "" : `${k.toLocaleString("en-US")} shown`;
+    filters.showCount(k, timeline.length);
   }
 
   let pending = 0;
@@ -412,40 +282,6 @@ function start(): void {
     else done();
   };
   channel.port2.postMessage(0);
-}
-
-/** A live page (`serve --view`): later events arrive as server-sent events and are folded on. */
-function followLive(
-  url: string,
-  data: ViewData,
-  log: LogEntry[],
-  timeline: SessionTimeline,
-  grew: (steps: number) => void,
-): void {
-  const source = new EventSource(url);
-  source.addEventListener("update", (e) => {
-    const update = JSON.parse((e as MessageEvent<string>).data) as LiveUpdate;
-    data.streams = update.streams;
-    for (const v of update.entries) log.push(fromViewEntry(v, data));
-    data.tokens.points = update.points;
-    // The fold of a longer log begins with the fold of the shorter one: only new steps are added.
-    let i = 0;
-    const added: FoldedEntry[] = [];
-    for (const step of foldEntries(log)) if (i++ >= timeline.length) added.push(step);
-    timeline.append(added);
-    grew(update.steps);
-  });
-}
-
-function lowerBound(a: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 try {

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, modelView } from "@toolledger/core";
 import { formatChange } from "../../formatChange.js";
-import { diffStates } from "../../replaySteps.js";
+import { diffStates } from "../../replay/diffStates.js";
 import { createStyle } from "../../style.js";
 import { summarizeState } from "../../summarizeState.js";
 import type { AnyEvent } from "../describeEvent.js";

@@ -1,5 +1,5 @@
 import type { Classification } from "@toolledger/core";
-import type { Reason } from "./explainTool.js";
+import type { Reason } from "./explanation.js";
 
 /** P2/P3: why a quarantined tool is not served as listed, in explain's words. */
 export function explainQuarantine(

@@ -1,0 +1,112 @@
+import type { EventStore, PinPolicy, StateOptions } from "@toolledger/core";
+
+export interface HostOptions {
+  /** The event log. Default: a fresh in-memory store. */
+  store?: EventStore;
+  /** The registry stream. Default `host-<time>-<random>`; an existing registry stream is resumed. */
+  registryStreamId?: string;
+  /** Recorded in HostStarted (C1). Default: this machine's host name. */
+  hostname?: string;
+  /** Recorded in HostStarted. */
+  toolledgerVersion?: string;
+  /** Timeout of each tools/list page and of liveness pings. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Default timeout of a tool call. Default 60 s. */
+  callTimeoutMs?: number;
+  /** Timeout of starting a server and its handshake. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Page limit per tools/list fetch. Default 100. */
+  maxPages?: number;
+  /** Largest message read from a stdio server; a larger reply fails its request as MESSAGE_TOO_LARGE. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
+  refetchDebounceMs?: number;
+  /**
+   * How long, from its start, a server added with `startExtensions` may take to be listed
+   * before `untilListed` (what a first tools/list waits for) stops waiting for it; a server's
+   * own `startupGraceMs` wins. Default DEFAULT_STARTUP_GRACE_MS (15 s).
+   */
+  startupGraceMs?: number;
+  /**
+   * Restarts a server that failed to start, crashed, hung or could not list its tools, with
+   * exponential backoff, a bounded number of times (each failure is a ToolsFetchFailed saying
+   * which attempt it was and when the next one is). Default: no restarts (`reconnect` does it).
+   */
+  retry?: RetryPolicy;
+  /** Stamps `at` on every event (E2: times come from the appender). */
+  now?: () => Date;
+  state?: StateOptions;
+  /**
+   * R14: characters the host's own client puts in front of every tool name it is served
+   * (`mcp__toolledger__` is 17); wire names stay within 64 minus this. Default 0.
+   */
+  outerPrefixBudget?: number;
+  /**
+   * P5: the pinning policy of servers whose config sets none (`ExtensionConfig.pinning`).
+   * Absent, and no config sets one: nothing is pinned (`toolledger serve` quarantines).
+   */
+  pinning?: PinPolicy;
+  /** P4: how often to look for pinning decisions other processes appended (ms). Default 250. */
+  pinsFollowIntervalMs?: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts in a row before giving up (the first start included). */
+  attempts: number;
+  /** Wait before the second attempt; doubled for each further one. */
+  initialDelayMs: number;
+  /** The longest wait between two attempts. */
+  maxDelayMs: number;
+  /** A server that stayed up this long starts counting its attempts afresh. Default 60 s. */
+  stableMs?: number;
+}
+
+/**
+ * How long a first tools/list waits for servers still starting: long enough for a server
+ * started with `npx -y` or `uvx` from their caches, well inside a client's request timeout
+ * (60 s in the MCP SDKs). A server slower than this joins later with tools/list_changed.
+ */
+export const DEFAULT_STARTUP_GRACE_MS = 15_000;
+
+/** A reasonable policy for a long-running gateway: 6 attempts over about a minute. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 6,
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  stableMs: 60_000,
+};
+
+/** A host's options with every default applied (`host.options`). */
+export type ResolvedHostOptions = Readonly<{
+  requestTimeoutMs: number;
+  callTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxPages: number;
+  maxMessageBytes: number | undefined;
+  refetchDebounceMs: number;
+  startupGraceMs: number;
+  retry: RetryPolicy | null;
+  now: () => Date;
+  state: StateOptions;
+  outerPrefixBudget: number;
+  pinning: PinPolicy | undefined;
+  pinsFollowIntervalMs: number;
+}>;
+
+export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
+  return {
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    callTimeoutMs: options.callTimeoutMs ?? 60_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+    maxPages: options.maxPages ?? 100,
+    maxMessageBytes: options.maxMessageBytes,
+    refetchDebounceMs: options.refetchDebounceMs ?? 25,
+    startupGraceMs: options.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS,
+    outerPrefixBudget: options.outerPrefixBudget ?? 0,
+    retry: options.retry ?? null,
+    now: options.now ?? (() => new Date()),
+    state: options.state ?? {},
+    pinning: options.pinning,
+    pinsFollowIntervalMs: options.pinsFollowIntervalMs ?? 250,
+  };
+}

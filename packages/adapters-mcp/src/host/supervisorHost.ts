@@ -1,0 +1,98 @@
+import type { Subject } from "rxjs";
+import { AdapterError } from "../adapterError.js";
+import type { UpstreamMessage } from "../extensionConnection.js";
+import type { Redactor } from "../redactor.js";
+import type { StreamWriter } from "../streamWriter.js";
+import type { BackgroundWork } from "./backgroundWork.js";
+import type { UpstreamNotification, UpstreamRequestHandler } from "./callUpstream.js";
+import type { ExtensionLists } from "./extensionLists.js";
+import type { ExtensionStatus } from "./extensionStatus.js";
+import type { ExtensionSupervisor } from "./extensionSupervisor.js";
+import type { ResolvedHostOptions } from "./hostOptions.js";
+import type { HostPins } from "./hostPins.js";
+import { type CatalogList, recordCatalogLoss } from "./recordCatalog.js";
+import { recordFetchFailure } from "./recordToolsFetch.js";
+
+/** What a supervisor tells its host, and asks of it. */
+export interface SupervisorHost {
+  readonly options: ResolvedHostOptions;
+  readonly redactor: Redactor;
+  /** True once the host is closing: no new work starts. */
+  readonly closed: boolean;
+  /** Who answers the server's sampling and elicitation requests (the gateway), if anyone. */
+  readonly upstreamRequestHandler: UpstreamRequestHandler | null;
+  /** A start failed; `error` says which attempt it was and what next. Recorded. */
+  startFailed(s: ExtensionSupervisor, error: string): Promise<void>;
+  /** Connected: list it (tools, prompts, resources); returns the tools listing's failure. */
+  connected(
+    s: ExtensionSupervisor,
+    note: (e: AdapterError) => string,
+  ): Promise<AdapterError | null>;
+  /** The connection was lost (a crash, a hang); `note` says whether it is restarted. */
+  lost(s: ExtensionSupervisor, error: string, note: string): void;
+  /** R11: the server said tools/list_changed. */
+  listChanged(s: ExtensionSupervisor): void;
+  /** G1: the server said prompts or resources list_changed. */
+  catalogChanged(s: ExtensionSupervisor, list: CatalogList): void;
+  /** G1: any other notification of the server. */
+  notification(s: ExtensionSupervisor, notification: UpstreamMessage): void;
+  /** A problem that failed no request (a notification over the size limit). */
+  warning(message: string): void;
+  /** Its phase changed. */
+  status(s: ExtensionSupervisor): void;
+  /** Background work: failures reported, waited for by `settled` and `close`. */
+  track(work: Promise<unknown>): void;
+}
+
+/** The parts of a host its supervisors reach. */
+export interface SupervisorHostParts {
+  options: ResolvedHostOptions;
+  redactor: () => Redactor;
+  closed: () => boolean;
+  upstreamRequestHandler: () => UpstreamRequestHandler | null;
+  writer: StreamWriter;
+  lists: ExtensionLists;
+  pins: HostPins;
+  background: BackgroundWork;
+  notifications: Subject<UpstreamNotification>;
+  errors: Subject<AdapterError>;
+  status: Subject<ExtensionStatus>;
+}
+
+/** What a host's supervisors tell it (their connections' events) and ask of it, wired to its parts. */
+export function supervisorHost(p: SupervisorHostParts): SupervisorHost {
+  const { writer, lists, background } = p;
+  return {
+    options: p.options,
+    get redactor() {
+      return p.redactor();
+    },
+    get closed() {
+      return p.closed();
+    },
+    get upstreamRequestHandler() {
+      return p.upstreamRequestHandler();
+    },
+    startFailed: async (s, error) => {
+      await recordFetchFailure(writer, s.key, error);
+    },
+    connected: async (s, note) => {
+      // P2: its instructions are pinned before anything of it is listed.
+      await p.pins.connected(s.key, s.connection);
+      return lists.listNew(s, note);
+    },
+    lost: (s, error, note) => {
+      background.track(recordFetchFailure(writer, s.key, `${error}${note}`));
+      // G1: its prompts and resources leave the lists with its tools.
+      for (const lost of recordCatalogLoss(writer, s.key, error)) background.track(lost);
+    },
+    listChanged: (s) => lists.toolsChanged(s),
+    catalogChanged: (s, list) => lists.catalogChanged(s, list),
+    notification: (s, n) => p.notifications.next({ extension: s.key, ...n }),
+    warning: (message) => p.errors.next(new AdapterError("MESSAGE_TOO_LARGE", message)),
+    status: (s) => {
+      if (!p.closed()) p.status.next(s.status);
+    },
+    track: (work) => background.track(work),
+  };
+}

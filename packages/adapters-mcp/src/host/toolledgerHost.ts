@@ -1,0 +1,421 @@
+import { hostname as machineName } from "node:os";
+import {
+  type Command,
+  type Diagnostic,
+  diagnostics,
+  type EventStore,
+  getExtension,
+  type ListToolsOptions,
+  listTools,
+  nameToKey,
+  type RegisteredTool,
+  type State,
+  staleExtensions,
+  type ToolledgerEvent,
+} from "@toolledger/core";
+import { type Observable, Subject } from "rxjs";
+import { AdapterError, asAdapterError } from "../adapterError.js";
+import type { ExtensionConfig } from "../extensionConfig.js";
+import type { ExtensionConnection, ToolCallResult } from "../extensionConnection.js";
+import type { PinKeeper } from "../pinKeeper.js";
+import { Redactor } from "../redactor.js";
+import type { SessionEvent, StreamWriter } from "../streamWriter.js";
+import { addExtensionCommand } from "./addExtensionCommand.js";
+import { BackgroundWork } from "./backgroundWork.js";
+import {
+  callUpstream,
+  type UpstreamCallOptions,
+  type UpstreamNotification,
+  type UpstreamRequestHandler,
+} from "./callUpstream.js";
+import { ExtensionLists } from "./extensionLists.js";
+import type { AddResult, ExtensionStatus } from "./extensionStatus.js";
+import { ExtensionSupervisor } from "./extensionSupervisor.js";
+import { type HostOptions, type ResolvedHostOptions, resolveHostOptions } from "./hostOptions.js";
+import { HostPins } from "./hostPins.js";
+import { openRegistry } from "./openRegistry.js";
+import { recordUnfinishedStart } from "./recordUnfinishedStart.js";
+import { untilListed, untilStartedFor } from "./startupWaits.js";
+import { type SupervisorHost, supervisorHost } from "./supervisorHost.js";
+
+/**
+ * A host (C1): it owns the registry stream and, through one supervisor per extension, the
+ * live connections to the extensions' MCP servers, and folds the registry from its stream.
+ * Conversations are opened on it (`openConversation`) and read its registry; they never
+ * touch its connections except through `callUpstream`.
+ */
+export class ToolledgerHost {
+  readonly store: EventStore;
+  /** The registry stream (C1). */
+  readonly streamId: string;
+  /** Every event this host appends to its registry stream, once it is stored. */
+  readonly events$: Observable<SessionEvent>;
+  /** The registry state, folded from the registry stream; replays the current value. */
+  readonly state$: Observable<State>;
+  /** Failures in background work (list_changed handling, refetches, crash reports). */
+  readonly errors$: Observable<AdapterError>;
+  /** Every change of an extension's phase (starting, listing, ready, retrying, failed, stopped). */
+  readonly status$: Observable<ExtensionStatus>;
+  /** G1: log messages, resource updates and other notifications from the extensions' servers. */
+  readonly upstreamNotifications$: Observable<UpstreamNotification>;
+  /** The machine's name as recorded in HostStarted. */
+  readonly hostname: string;
+  readonly options: ResolvedHostOptions;
+
+  readonly #writer: StreamWriter;
+  readonly #errors = new Subject<AdapterError>();
+  readonly #status = new Subject<ExtensionStatus>();
+  readonly #upstreamNotifications = new Subject<UpstreamNotification>();
+  #upstreamRequestHandler: UpstreamRequestHandler | null = null;
+  readonly #supervisors = new Map<string, ExtensionSupervisor>();
+  /** R11/G1: the extensions' tools, prompts and resources, listed and refetched. */
+  readonly #lists: ExtensionLists;
+  readonly #supervised: SupervisorHost;
+  readonly #background: BackgroundWork;
+  /** P4: the pins ledger, once a server is pinned. */
+  readonly #pins: HostPins;
+  /** Every added config's secrets (R6). */
+  #redactor = Redactor.none;
+  #closed = false;
+
+  private constructor(writer: StreamWriter, options: HostOptions) {
+    this.#writer = writer;
+    this.store = writer.store;
+    this.streamId = writer.streamId;
+    this.hostname = options.hostname ?? machineName();
+    this.options = resolveHostOptions(options);
+    this.events$ = writer.events$;
+    this.state$ = writer.state$;
+    this.errors$ = this.#errors.asObservable();
+    this.status$ = this.#status.asObservable();
+    this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
+    const background = new BackgroundWork(this.#errors);
+    this.#background = background;
+    this.#pins = new HostPins({
+      writer,
+      policy: this.options.pinning,
+      followIntervalMs: this.options.pinsFollowIntervalMs,
+      now: this.options.now,
+      redactor: () => this.#redactor,
+      report: (error) => this.#errors.next(error),
+    });
+    this.#lists = new ExtensionLists(writer, this.options, {
+      closed: () => this.#closed,
+      track: (work) => background.track(work),
+      report: (error) => background.report(error),
+      beforeRecord: (command) => this.#pins.beforeRecord(command),
+    });
+    this.#supervised = supervisorHost({
+      options: this.options,
+      redactor: () => this.#redactor,
+      closed: () => this.#closed,
+      upstreamRequestHandler: () => this.#upstreamRequestHandler,
+      writer,
+      lists: this.#lists,
+      pins: this.#pins,
+      background,
+      notifications: this.#upstreamNotifications,
+      errors: this.#errors,
+      status: this.#status,
+    });
+  }
+
+  /**
+   * Opens a host on `store`: resumes `registryStreamId` when it already holds events (a
+   * legacy single-stream session is refused: it holds a conversation too) and records the
+   * run with HostStarted.
+   */
+  static open(options: HostOptions = {}): Promise<ToolledgerHost> {
+    return openRegistry(options, (writer) => new ToolledgerHost(writer, options));
+  }
+
+  /** The registry state (the latest value of `state$`). */
+  get state(): State {
+    return this.#writer.state;
+  }
+
+  /** The registry stream's version (its last position). */
+  get version(): number {
+    return this.#writer.version;
+  }
+
+  /** True once `close` started. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Removes the secrets of every extension config this host was given (env and header
+   * values and their parts, credential arguments, URL credentials) from text and values:
+   * what its streams record, what its conversations capture of calls.
+   */
+  get redactor(): Redactor {
+    return this.#redactor;
+  }
+
+  // ---- extensions ---------------------------------------------------------------------
+
+  /**
+   * Connects one extension: appends ExtensionAdded (R6), starts or reaches its server and
+   * lists it. A server that does not start is recorded (ToolsFetchFailed, so it shows in
+   * the diagnostics), stays reconnectable, and the START_FAILED error is thrown.
+   */
+  async addExtension(config: ExtensionConfig): Promise<void> {
+    const [result] = await this.addExtensions([config]);
+    if (result?.error) throw result.error;
+  }
+
+  /**
+   * Connects several extensions: every ExtensionAdded first, then the connections in
+   * parallel, then one listing each. Failures to start are returned, not thrown.
+   */
+  async addExtensions(configs: readonly ExtensionConfig[]): Promise<AddResult[]> {
+    const added = await this.#add(configs);
+    const results = await Promise.all(
+      configs.map(async (config, i): Promise<AddResult> => {
+        const s = added[i];
+        if (!s) return { name: config.name, key: nameToKey(config.name), ok: true };
+        try {
+          await s.startOnce();
+          return { name: config.name, key: s.key, ok: true };
+        } catch (error) {
+          return { name: config.name, key: s.key, ok: false, error: asAdapterError(error) };
+        }
+      }),
+    );
+    // A resumed log may hold a fetch at the current version from an earlier run: a new
+    // connection is listed regardless (one listing each, R11), then whatever went stale.
+    const connected = added.filter((s, i): s is ExtensionSupervisor => !!s && results[i]!.ok);
+    await Promise.all(connected.map((s) => this.#lists.listNew(s, () => "")));
+    await this.refresh();
+    for (const s of connected) {
+      if (this.#supervisors.get(s.key) !== s || s.connection === null) continue;
+      const failed = getExtension(this.state, s.key)?.fetch.status === "failed";
+      s.enter(failed ? "failed" : "ready");
+    }
+    return results;
+  }
+
+  /**
+   * Adds extensions without waiting for their servers: every ExtensionAdded is appended,
+   * then each server is started, listed and (with a `retry` policy) restarted on its own in
+   * the background, so a host can serve at once with what is ready. A server that comes up
+   * later joins the registry like any list change; `status$` and `extensions()` say where
+   * each one is, `whenStarted()` when every first attempt is over, and `untilListed()` what
+   * a first tools/list waits for.
+   */
+  async startExtensions(configs: readonly ExtensionConfig[]): Promise<void> {
+    // Every ExtensionAdded first, then the starts: a server is listed once, not again
+    // because another one was added after its listing began.
+    for (const s of await this.#add(configs)) s?.startInBackground();
+  }
+
+  /**
+   * What a first tools/list waits for: resolves once every extension added with
+   * `startExtensions` is listed (ready), out of attempts or removed, or its startup grace
+   * (its config's `startupGraceMs`, else the host's) ran out since it began. Costs nothing
+   * once every startup is over.
+   */
+  untilListed(): Promise<void> {
+    return untilListed(this.#supervisors.values());
+  }
+
+  /** Resolves once every extension added with `startExtensions` is past its first attempt. */
+  async whenStarted(): Promise<void> {
+    await Promise.all([...this.#supervisors.values()].map((s) => s.startup.firstAttempt));
+  }
+
+  /** True while an extension added with `startExtensions` is in its first start. */
+  get starting(): boolean {
+    for (const s of this.#supervisors.values()) if (!s.startup.firstAttemptOver) return true;
+    return false;
+  }
+
+  /**
+   * Waits, at most `ms`, until the extensions that could own `names` (by their prefix, R5,
+   * or any unprefixed one) are past their first start: a call or an enable that names a tool
+   * of a server still starting is answered once that server is up, not refused as unknown.
+   * Names that resolve now cost nothing.
+   */
+  async untilStartedFor(names: readonly string[], ms: number): Promise<void> {
+    if (this.starting) await untilStartedFor(this.state, this.#supervisors.values(), names, ms);
+  }
+
+  /** R7: disconnects the extension and removes it and its tools. */
+  async removeExtension(name: string): Promise<void> {
+    this.#open();
+    const key = nameToKey(name);
+    const s = this.#supervisors.get(key);
+    this.#supervisors.delete(key);
+    if (s) await s.retire(true);
+    await this.#execute(() => ({ type: "RemoveExtension", extension: key }));
+    await this.refresh();
+  }
+
+  /** Connects a crashed, hung or failed extension again and fetches its tools. */
+  async reconnect(name: string): Promise<void> {
+    this.#open();
+    const s = this.#supervisors.get(nameToKey(name));
+    if (!s) {
+      throw new AdapterError(
+        "COMMAND_REJECTED",
+        `no extension ${JSON.stringify(name)} in this host; known: ${[...this.#supervisors.keys()].join(", ") || "none"}`,
+      );
+    }
+    await s.reconnect();
+  }
+
+  /** Connection status of every extension this host connected. */
+  extensions(): ExtensionStatus[] {
+    return [...this.#supervisors.values()].map((s) => s.status);
+  }
+
+  /**
+   * R11: fetches every stale connected extension, each until it is current (a list change
+   * that raced a fetch makes it go again), up to a bound so a server that changes on every
+   * list cannot spin the host. A caller joins a run already in flight for an extension.
+   */
+  async refresh(): Promise<void> {
+    const stale = staleExtensions(this.state).flatMap((key) => {
+      const s = this.#supervisors.get(key);
+      return s?.connection ? [s] : [];
+    });
+    await Promise.all(stale.map((s) => this.#lists.listTools(s, false)));
+  }
+
+  /** Resolves once pending list_changed work and refetches are done. */
+  async settled(): Promise<void> {
+    while (this.#lists.busy || this.#background.busy) {
+      await this.#lists.settled();
+      await this.#background.settled();
+    }
+  }
+
+  /** G1: the live connection of an extension (name or key), for relaying requests to its server. */
+  connection(nameOrKey: string): ExtensionConnection | undefined {
+    return this.#supervisors.get(nameToKey(nameOrKey))?.connection ?? undefined;
+  }
+
+  /** G1: who answers sampling and elicitation requests from the servers (the gateway). */
+  setUpstreamRequestHandler(handler: UpstreamRequestHandler | null): void {
+    this.#upstreamRequestHandler = handler;
+  }
+
+  // ---- queries and calls --------------------------------------------------------------
+
+  /** R12: the registry's tools (visible ones unless `includeHidden`). */
+  listTools(options: ListToolsOptions = {}): RegisteredTool[] {
+    return listTools(this.state, options);
+  }
+
+  /** E3: collisions, failed fetches (crashes, hangs, guards), rejected tools, stale fetches. */
+  diagnostics(): Diagnostic[] {
+    return diagnostics(this.state);
+  }
+
+  /**
+   * Calls `rawName` on the server of extension `key` (resolution and refusals are the
+   * conversation's). A missing or lost connection throws EXTENSION_UNAVAILABLE; timeouts,
+   * cancellation and lost connections throw AdapterError. A call that times out or fails in
+   * transport triggers a liveness ping, and a server that misses it too is recorded as hung
+   * and disconnected.
+   */
+  callUpstream(
+    key: string,
+    rawName: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions = {},
+  ): Promise<ToolCallResult> {
+    this.#open();
+    const s = this.#supervisors.get(key);
+    return callUpstream(
+      {
+        key,
+        connection: s?.connection ?? null,
+        reason: s?.reason ?? null,
+        callTimeoutMs: s?.config.callTimeoutMs ?? this.options.callTimeoutMs,
+        requestTimeoutMs: this.options.requestTimeoutMs,
+      },
+      rawName,
+      args,
+      options,
+      (probe) => this.#background.track(probe),
+    );
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------
+
+  /**
+   * Issue 20: records every server still starting, listing or waiting to be started again as
+   * a failed fetch that says where it was, so replay, explain and the view can tell why its
+   * tools were missing. `close` does it; a gateway calls it first, while its conversations
+   * are still open (their logs end when they close). Once per server.
+   */
+  async recordUnfinishedStarts(): Promise<void> {
+    if (this.#closed) return;
+    await Promise.all(
+      [...this.#supervisors.values()].map((s) => recordUnfinishedStart(this.#writer, s)),
+    );
+  }
+
+  /** Disconnects every extension. The store stays open (it belongs to the caller). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.recordUnfinishedStarts().catch((error: unknown) => this.#background.report(error));
+    this.#closed = true;
+    this.#lists.close();
+    await Promise.allSettled([...this.#supervisors.values()].map((s) => s.retire()));
+    await this.#background.settled();
+    await this.#pins.close();
+    await this.#writer.finish();
+    this.#errors.complete();
+    this.#status.complete();
+    this.#upstreamNotifications.complete();
+  }
+
+  /** P4: the pins ledger this host follows (null until a server is pinned). */
+  async pins(): Promise<PinKeeper | null> {
+    return this.#pins.keeper();
+  }
+
+  // ---- internals ----------------------------------------------------------------------
+
+  /**
+   * R6: appends each config's ExtensionAdded and gives it a new supervisor, retiring the one
+   * it replaces; null where an identical config is already connected (a no-op).
+   */
+  async #add(configs: readonly ExtensionConfig[]): Promise<(ExtensionSupervisor | null)[]> {
+    this.#open();
+    this.#redactor = this.#redactor.with(Redactor.forConfigs(configs));
+    const added: (ExtensionSupervisor | null)[] = [];
+    for (const config of configs) {
+      const key = nameToKey(config.name);
+      const previous = this.#supervisors.get(key);
+      const events = await this.#execute(() => addExtensionCommand(config));
+      if (events.length === 0 && previous?.connection) {
+        added.push(null);
+        continue;
+      }
+      if (previous) await previous.retire(true);
+      const s = new ExtensionSupervisor(this.#supervised, key, config);
+      this.#supervisors.set(key, s);
+      await this.#pins.adopt(key, config);
+      added.push(s);
+    }
+    return added;
+  }
+
+  #execute(make: (state: State) => Command): Promise<ToolledgerEvent[]> {
+    return this.#writer.execute(make);
+  }
+
+  #open(): void {
+    if (this.#closed)
+      throw new AdapterError("SESSION_CLOSED", "the host is closed; open a new one");
+  }
+}
+
+/** Opens a host (see ToolledgerHost.open). */
+export function openHost(options: HostOptions = {}): Promise<ToolledgerHost> {
+  return ToolledgerHost.open(options);
+}
