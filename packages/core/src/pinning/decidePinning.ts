@@ -14,7 +14,14 @@ import { checkDefinition } from "./checks/checkDefinition.js";
 import type { ShadowingContext } from "./checks/shadowing.js";
 import { definitionChanges } from "./definitionChanges.js";
 import { type ListedItem, listedItems } from "./listedItems.js";
-import type { AwaitingItem, DecidedItem, LedgerEvent, PinnedItem } from "./pinEvents.js";
+import type {
+  AwaitingItem,
+  DecidedItem,
+  LedgerEvent,
+  PinKind,
+  PinList,
+  PinnedItem,
+} from "./pinEvents.js";
 import { namelessDigest } from "./pinnedDefinition.js";
 import {
   BASELINE_GRACE_MS,
@@ -110,12 +117,16 @@ function decideListing(
   const items = listedItems(command.list, command, ext.availableTools);
   const baselined = pins.baselines.includes(command.list);
   const since = get(pins.baselineAt, command.list);
-  // P2: the first start's listings are one baseline (new names join it for a few seconds).
+  const listedNames = new Set(items.map((i) => pinKey(i.kind, i.name)));
+  // P2: the first start's listings are one baseline: new names join it for a few seconds,
+  // while the listing still holds every approved name of the list (a rename or a removal
+  // ends it, so a renamed tool is pending).
   const firstUse =
     !baselined ||
     (since !== undefined &&
       command.at !== undefined &&
-      Date.parse(command.at) - Date.parse(since) <= BASELINE_GRACE_MS);
+      Date.parse(command.at) - Date.parse(since) <= BASELINE_GRACE_MS &&
+      keepsApproved(pins, command.list, listedNames));
   if (!baselined && items.length === 0) return accepted([]);
   let context: ShadowingContext | null = null;
   const check = (item: ListedItem) => {
@@ -125,7 +136,6 @@ function decideListing(
   const pinned: PinnedItem[] = [];
   const awaiting: AwaitingItem[] = [];
   const restored: DecidedItem[] = [];
-  const listedNames = new Set(items.map((i) => pinKey(i.kind, i.name)));
   for (const item of items) {
     const record = get(pins.records, pinKey(item.kind, item.name));
     if (record?.approved?.digest === item.digest) {
@@ -200,6 +210,26 @@ function decideListing(
 
 function decided(item: ListedItem): DecidedItem {
   return { kind: item.kind, name: item.name, digest: item.digest };
+}
+
+/** The kinds of item each list holds. */
+const LIST_KINDS: Readonly<Record<PinList, readonly PinKind[]>> = {
+  tools: ["tool"],
+  prompts: ["prompt"],
+  resources: ["resource", "resource_template"],
+  instructions: ["instructions"],
+};
+
+/** Whether a listing still holds every approved item of its list. */
+function keepsApproved(pins: ExtensionPins, list: PinList, listed: ReadonlySet<string>): boolean {
+  for (const record of Object.values(pins.records))
+    if (
+      record.approved &&
+      LIST_KINDS[list].includes(record.kind) &&
+      !listed.has(pinKey(record.kind, record.name))
+    )
+      return false;
+  return true;
 }
 
 /** A new name whose definition equals an approved item that this listing no longer has. */

@@ -182,6 +182,31 @@ describe("P2 trust on first use, then changes await approval", () => {
     expect(!call.ok && call.error.code).toBe("TOOL_AWAITS_APPROVAL");
   });
 
+  it("a rename (or a removal) within the first start's grace ends it: the new name is pending", () => {
+    const h = host();
+    h.add("notes");
+    h.run({ type: "SetPinPolicy", extension: "notes", policy: "quarantine" });
+    const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, s)).toISOString();
+    const list = (s: number, tools: McpTool[]) => {
+      h.run({
+        type: "PinDefinitions",
+        at: at(s),
+        extension: "notes",
+        policy: "quarantine",
+        list: "tools",
+        tools,
+      });
+      h.fetch("notes", tools);
+    };
+    list(0, [note, search]);
+    list(2, [note, { ...search, name: "find_notes" }]);
+    const call = checkCall(h.state, "notes__find_notes");
+    expect(!call.ok && call.error.code).toBe("TOOL_AWAITS_APPROVAL");
+    expect(!call.ok && call.error.message).toContain("it is search_notes under a new name");
+    list(4, [note, tool("read_note")]);
+    expect(modelView(h.state).tools.map((t) => t.name)).toEqual(["notes__add_note"]);
+  });
+
   it("a reverted definition is approved again without anyone approving (DefinitionsRestored)", () => {
     const { h, list } = pinnedHost();
     list([search]);
