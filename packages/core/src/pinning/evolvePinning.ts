@@ -65,7 +65,17 @@ function evolveExtensionPins(pins: ExtensionPins, event: PinEvent): ExtensionPin
         ...record,
         awaiting: { ...item, at },
       }));
-      return { ...pins, records, unsettled: pins.unsettled + 1 };
+      // P2: a change, a new name no check flagged (after the grace, or a rename within it),
+      // or the start of coalescing (P4: later changes go unrecorded) ends the first start's
+      // grace for good: later new names are pending.
+      const endsGrace =
+        event.coalescing ||
+        event.items.some((i) => i.status === "changed" || i.findings.length === 0);
+      const baselineAt =
+        endsGrace && get(pins.baselineAt, event.list) !== undefined
+          ? withoutKey(pins.baselineAt, event.list)
+          : pins.baselineAt;
+      return { ...pins, records, baselineAt, unsettled: pins.unsettled + 1 };
     }
     case "DefinitionsRestored": {
       const records = edit(pins.records, event.items, (record, item) =>
@@ -123,6 +133,12 @@ function edit<I extends { kind: PinRecord["kind"]; name: string }>(
     };
     setOwn(next, k, change(record, item));
   }
+  return next;
+}
+
+function withoutKey(dict: Dict<string>, key: string): Dict<string> {
+  const next: Record<string, string> = {};
+  for (const [k, value] of Object.entries(dict)) if (k !== key) setOwn(next, k, value);
   return next;
 }
 

@@ -203,8 +203,16 @@ describe("P2 trust on first use, then changes await approval", () => {
     const call = checkCall(h.state, "notes__find_notes");
     expect(!call.ok && call.error.code).toBe("TOOL_AWAITS_APPROVAL");
     expect(!call.ok && call.error.message).toContain("it is search_notes under a new name");
-    list(4, [note, tool("read_note")]);
-    expect(modelView(h.state).tools.map((t) => t.name)).toEqual(["notes__add_note"]);
+    // The grace is over for good: a new name is pending even with every approved name listed.
+    list(4, [note, search, tool("read_note")]);
+    expect(modelView(h.state).tools.map((t) => t.name)).toEqual([
+      "notes__add_note",
+      "notes__search_notes",
+    ]);
+    expect(checkCall(h.state, "notes__read_note")).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_AWAITS_APPROVAL" },
+    });
   });
 
   it("a reverted definition is approved again without anyone approving (DefinitionsRestored)", () => {
