@@ -150,9 +150,22 @@ describe("P2 trust on first use, then changes await approval", () => {
     expect(modelView(h.state).tools.map((t) => t.name)).toEqual(["notes__add_note"]);
     const call = checkCall(h.state, "notes__find_notes");
     expect(!call.ok && call.error.message).toContain("it is search_notes under a new name");
-    expect(
-      decide(h.state, { type: "EnableTools", callId: "c", names: ["notes__find_notes"] }),
-    ).toMatchObject({ ok: true });
+    // D5: enable_tools does not offer it; the request fails as a whole, saying why.
+    h.run({ type: "ConfigureDeferral", mode: "lookup" });
+    const enable = decide(h.state, {
+      type: "EnableTools",
+      callId: "c",
+      names: ["notes__find_notes"],
+    });
+    expect(enable.ok && enable.events.map((e) => e.type)).toEqual([
+      "EnableToolsRequested",
+      "EnableToolsResponded",
+    ]);
+    const response = enable.ok ? enable.events[1] : undefined;
+    expect(response?.type === "EnableToolsResponded" && response.error?.message).toContain(
+      '"notes__find_notes": its definition awaits the user\'s approval',
+    );
+    expect(modelView(h.state).deferred).not.toContain("notes__find_notes");
   });
 
   it("new names within the first start's grace join the baseline; later ones are pending", () => {
