@@ -136,6 +136,23 @@ describeEachStore("a rug pull through `toolledger serve` (P2, P6)", (database) =
     expect(serve.stderr()).toMatch(
       /definition\(s\) of shifty await approval and are not served: forecast/,
     );
+    const explain = await runCli(["explain", "shifty__forecast", "--db", db, "--json"], {
+      cwd: dir,
+      env: cleanEnv(dir),
+    });
+    expect(explain.code).toBe(0);
+    const why = JSON.parse(explain.stdout) as {
+      status: string;
+      summary: string;
+      reasons: { rule: string; text: string }[];
+    };
+    expect(why.status).toBe("quarantined");
+    expect(why.summary).toBe(
+      "shifty__forecast changed since it was approved: the model sees the approved definition and its calls are refused until the user approves the change",
+    );
+    expect(why.reasons.find((r) => r.rule === "P3")?.text).toContain(
+      "what changed: description; checks flagged it (instruction)",
+    );
   });
 
   test("`toolledger approve` from another process reaches the serving gateway: the client's list follows", async () => {
