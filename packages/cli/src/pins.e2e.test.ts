@@ -234,6 +234,27 @@ describeEachStore("a rug pull through `toolledger serve` (P2, P6)", (database) =
       ["ok", null],
       ["refused", "TOOL_REJECTED"],
     ]);
+    // P6: every decision about the tool, and who made it.
+    const decisions = await runCli(
+      ["audit", "--pins", "--tool", "shifty__forecast", "--db", db, "--json"],
+      { cwd: dir, env: cleanEnv(dir) },
+    );
+    expect(decisions.code).toBe(0);
+    const { pins: records } = JSON.parse(decisions.stdout) as {
+      pins: { decision: string; by: string; detail: string }[];
+    };
+    expect(records.map((r) => [r.decision, r.by])).toEqual([
+      ["pinned", "first use"],
+      ["changed", "shifty"],
+      ["approved", "ana@e2e"],
+      ["changed", "shifty"],
+      ["rejected", expect.stringMatching(/@/)],
+    ]);
+    // The description approved before it still names ~/.ssh, so the check still says so.
+    expect(records[3]?.detail).toBe(
+      "changed: inputSchema.properties.sidenote (added); flagged: instruction",
+    );
+    expect(records[4]?.detail).toContain("asks for a sidenote");
   });
 
   test.skipIf(database.kind === "postgres" || chromiumSkipReason() !== null)(
