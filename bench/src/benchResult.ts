@@ -18,6 +18,8 @@ export interface BenchResult {
   note: string;
   /** Raw samples and extra figures for results.json. */
   details?: Record<string, unknown>;
+  /** The machine's 1-minute load average when this benchmark started and ended (it is shared). */
+  loadAverage?: { before: number; after: number };
 }
 
 /** `ratio <= value` ("at most") or `ratio >= value` ("at least"); with `absolute`, the toolledger figure itself in its unit. */

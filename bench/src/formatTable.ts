@@ -39,10 +39,11 @@ export function formatTable(results: readonly BenchResult[]): string {
   ];
   out.push("");
   for (const r of results) {
+    const load = r.loadAverage ? ` (load ${r.loadAverage.before} → ${r.loadAverage.after})` : "";
     out.push(
       r.status === "not run"
-        ? `- ${r.id}: not run: ${r.note}`
-        : `- ${r.id}: baseline = ${r.baselineName}${r.note ? `; ${r.note}` : ""}`,
+        ? `- ${r.id}${load}: not run: ${r.note}`
+        : `- ${r.id}${load}: baseline = ${r.baselineName}${r.note ? `; ${r.note}` : ""}`,
     );
   }
   return out.join("\n");

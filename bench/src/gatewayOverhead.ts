@@ -1,13 +1,15 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
+import { type BenchResult, measured, notRun } from "./benchResult.js";
 import { callPlan } from "./makeTools.js";
 import {
   alternateBlocks,
-  gatewayScript,
+  CLI,
   SDK_PROXY_SCRIPT,
+  serveArgs,
   stdioClient,
+  untilListed,
   upstreamArgs,
 } from "./mcpClients.js";
 import { scratchDir } from "./scratchDir.js";
@@ -16,17 +18,28 @@ import { percentile } from "./stats.js";
 export const SERVERS = 5;
 export const TOOLS_PER_SERVER = 100;
 
-/** A gateway config file aggregating `servers` upstream servers, deferral off. */
+/** A gateway config file (`mcpServers`) aggregating `servers` upstream servers. */
 export function writeGatewayConfig(dir: string, servers: number): string {
   const file = join(dir, `gateway-${servers}.json`);
-  const extensions = Array.from({ length: servers }, (_, i) => ({
-    type: "stdio",
-    name: `upstream${i}`,
-    command: process.execPath,
-    args: upstreamArgs(i, TOOLS_PER_SERVER),
-  }));
-  writeFileSync(file, JSON.stringify({ extensions, deferral: { mode: "off", alwaysLoad: [] } }));
+  const mcpServers = Object.fromEntries(
+    Array.from({ length: servers }, (_, i) => [
+      `upstream${i}`,
+      { command: process.execPath, args: upstreamArgs(i, TOOLS_PER_SERVER) },
+    ]),
+  );
+  writeFileSync(file, JSON.stringify({ mcpServers }));
   return file;
+}
+
+/** `toolledger serve` (deferral off, a scratch database) in front of `writeGatewayConfig`'s servers. */
+export function gatewayServeArgs(dir: string, servers: number, ...flags: string[]): string[] {
+  return serveArgs(
+    writeGatewayConfig(dir, servers),
+    join(dir, `ledger-${servers}.db`),
+    "--deferral",
+    "off",
+    ...flags,
+  );
 }
 
 const plan = callPlan(0, TOOLS_PER_SERVER);
@@ -39,11 +52,8 @@ const plan = callPlan(0, TOOLS_PER_SERVER);
 export async function gatewayOverhead(): Promise<BenchResult[]> {
   const callName = "added latency per tools/call (stdio): gateway − direct vs SDK proxy − direct";
   const listName = "tools/list, 5 servers × 100 tools, gateway vs direct";
-  let gateway: string;
-  try {
-    gateway = gatewayScript();
-  } catch (error) {
-    const why = `@toolledger/adapters-mcp gateway not found: ${errorLine(error)}`;
+  if (!existsSync(CLI)) {
+    const why = `the toolledger CLI is not built (${CLI})`;
     return [notRun("5a", callName, "direct", why), notRun("5b", listName, "direct", why)];
   }
   const tmp = scratchDir("gateway");
@@ -54,7 +64,7 @@ export async function gatewayOverhead(): Promise<BenchResult[]> {
     return c;
   };
   try {
-    const one = await open([gateway, writeGatewayConfig(tmp.dir, 1)]);
+    const one = await open(gatewayServeArgs(tmp.dir, 1));
     const direct = await open(upstreamArgs(0, TOOLS_PER_SERVER));
     const viaGateway = (i: number) => {
       const c = plan[i % plan.length]!;
@@ -90,13 +100,14 @@ export async function gatewayOverhead(): Promise<BenchResult[]> {
     const addedGateway = percentile(calls.a, 50) - direct50;
     const addedProxy = percentile(proxied.a, 50) - direct50;
 
-    const five = await open([gateway, writeGatewayConfig(tmp.dir, SERVERS)]);
+    const five = await open(gatewayServeArgs(tmp.dir, SERVERS));
     const directs = await Promise.all(
       Array.from({ length: SERVERS }, (_, i) => open(upstreamArgs(i, TOOLS_PER_SERVER))),
     );
-    const listed = (await five.listTools()).tools.length;
     // D3: app-only tools (1 in 25) are not in the model view.
     const expected = SERVERS * (TOOLS_PER_SERVER - TOOLS_PER_SERVER / 25);
+    await untilListed(five, expected);
+    const listed = (await five.listTools()).tools.length;
     if (listed !== expected) throw new Error(`gateway lists ${listed} tools, expected ${expected}`);
     const gatewayList = () => five.listTools();
     const directList = () => Promise.all(directs.map((c) => c.listTools()));

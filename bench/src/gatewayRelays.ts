@@ -6,7 +6,7 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serverScriptPath } from "@toolledger/adapters-mcp";
 import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
 import { interleave, timeMsAsync } from "./interleave.js";
-import { alternateBlocks, gatewayScript, stdioClient } from "./mcpClients.js";
+import { alternateBlocks, serveArgs, stdioClient, untilListed } from "./mcpClients.js";
 import { scratchDir } from "./scratchDir.js";
 import { percentile } from "./stats.js";
 
@@ -58,18 +58,13 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     writeFileSync(
       config,
       JSON.stringify({
-        extensions: [
-          {
-            type: "stdio",
-            name: "reference",
-            command: process.execPath,
-            args: [reference],
-            exposeUnprefixed: true,
-          },
-        ],
+        mcpServers: {
+          reference: { command: process.execPath, args: [reference], expose_unprefixed: true },
+        },
       }),
     );
-    const gateway = await stdioClient([gatewayScript(), config]);
+    const gateway = await stdioClient(serveArgs(config, join(tmp.dir, "ledger.db")));
+    await untilListed(gateway, 1);
     const direct = await stdioClient([reference]);
     clients.push(gateway, direct);
     const gatewayPid = (gateway.transport as StdioClientTransport | undefined)?.pid;

@@ -1,4 +1,3 @@
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -7,12 +6,27 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 export const UPSTREAM_SCRIPT = fileURLToPath(new URL("./upstreamServer.js", import.meta.url));
 export const SDK_PROXY_SCRIPT = fileURLToPath(new URL("./sdkProxy.js", import.meta.url));
 
-/** The built `toolledger-gateway` binary of @toolledger/adapters-mcp. */
-export function gatewayScript(): string {
-  return join(
-    dirname(fileURLToPath(import.meta.resolve("@toolledger/adapters-mcp"))),
-    "gatewayMain.js",
-  );
+/** bench/dist/mcpClients.js → the built CLI. */
+export const CLI = fileURLToPath(new URL("../../packages/cli/dist/main.js", import.meta.url));
+
+/**
+ * The node args of `toolledger serve` (the gateway as users run it) for an `mcpServers`
+ * config file, recording to `db` (a scratch SQLite file).
+ */
+export function serveArgs(config: string, db: string, ...flags: string[]): string[] {
+  return [CLI, "serve", "--config", config, "--db", db, ...flags];
+}
+
+/** Polls `client`'s tools/list until it holds `count` tools: serve starts its servers in the background. */
+export async function untilListed(client: Client, count: number, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const listed = (await client.listTools()).tools.length;
+    if (listed >= count) return;
+    if (Date.now() > end)
+      throw new Error(`the gateway listed ${listed} of ${count} tools after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Args that start upstream server `index` with `count` tools. */

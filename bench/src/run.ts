@@ -48,14 +48,20 @@ async function step(
   if (only && !only.includes(id)) return;
   log(`${id}: ${label}`);
   const t = performance.now();
+  const before = Number(loadavg()[0]!.toFixed(2));
+  let measured: BenchResult[];
   try {
     const r = await run();
-    results.push(...(Array.isArray(r) ? r : [r]));
+    measured = Array.isArray(r) ? r : [r];
   } catch (error) {
-    results.push(notRun(id, label, "", `failed: ${errorLine(error)}`));
+    measured = [notRun(id, label, "", `failed: ${errorLine(error)}`)];
     if (process.env.BENCH_DEBUG) console.error(error);
   }
-  log(`${id}: done in ${((performance.now() - t) / 1000).toFixed(1)}s`);
+  const after = Number(loadavg()[0]!.toFixed(2));
+  for (const r of measured) results.push({ ...r, loadAverage: { before, after } });
+  log(
+    `${id}: done in ${((performance.now() - t) / 1000).toFixed(1)}s (load average ${before} → ${after})`,
+  );
 }
 
 const loadBefore = loadavg();

@@ -105,10 +105,11 @@ async function startListening(
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(
-      () => reject(new Error(`http test server did not start within 10 s; stderr: ${stderr}`)),
-      10_000,
-    );
+    const timer = setTimeout(() => {
+      // A server that is slow to print its address is still started: end it, or it outlives the run.
+      child.kill("SIGKILL");
+      reject(new Error(`http test server did not start within 10 s; stderr: ${stderr}`));
+    }, 10_000);
     const onData = (c: Buffer) => {
       out += c.toString();
       const match = ready.exec(out);

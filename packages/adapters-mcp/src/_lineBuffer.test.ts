@@ -44,6 +44,39 @@ describe("LineBuffer", () => {
     );
   });
 
+  it("the same with whole lines inside one chunk, blank lines between, and a line over the limit inside one chunk", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.integer({ min: 1, max: 4096 }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.constantFrom("", " ", "\r", "\t "), { maxLength: 12 }),
+        fc.nat({ max: 11 }),
+        (sizes, cuts, blanks, overIndex) => {
+          const limit = 700;
+          const messages = sizes.map((n, i) => request(i, n));
+          const lines = messages.map((m) => JSON.stringify(m));
+          const over = overIndex % lines.length;
+          lines[over] = JSON.stringify(request(over, 1000));
+          const text = lines.map((l, i) => `${blanks[i] ?? ""}\n${l}\n`).join("");
+          const bytes = Buffer.from(text);
+          const buffer = new LineBuffer(limit);
+          let at = 0;
+          for (let i = 0; at < bytes.length; i++) {
+            const n = cuts[i % cuts.length]!;
+            buffer.append(bytes.subarray(at, at + n));
+            at += n;
+          }
+          const out = drain(buffer);
+          expect(out).toHaveLength(messages.length);
+          out.forEach((m, i) => {
+            if (i === over) expect((m as OversizeMessageError).info?.id).toBe(over);
+            else expect(m).toEqual(messages[i]);
+          });
+        },
+      ),
+    );
+  });
+
   it("reads past a line over the limit, keeping nothing of it, and goes on with the next", () => {
     const buffer = new LineBuffer(1000);
     const big = JSON.stringify(request(7, 5000));

@@ -54,6 +54,8 @@ export class LineBuffer {
   /** The line being dropped: its size so far, its first bytes and its latest bytes. */
   #dropping: { bytes: number; head: Buffer; tail: Buffer } | null = null;
   #queue: (JSONRPCMessage | Error)[] = [];
+  /** The next message of `#queue` to hand out (a burst queues hundreds: no shift per read). */
+  #head = 0;
 
   constructor(
     maxBytes: number = DEFAULT_MAX_MESSAGE_BYTES,
@@ -66,8 +68,13 @@ export class LineBuffer {
   append(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      this.#take(chunk.subarray(start, nl));
-      this.#endLine();
+      // A line wholly inside this chunk (most are) is decoded where it lies: no copy, no view.
+      if (this.#size === 0 && this.#dropping === null && nl - start <= this.maxBytes) {
+        this.#line(chunk.toString("utf8", start, nl));
+      } else {
+        this.#take(chunk.subarray(start, nl));
+        this.#endLine();
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.#take(chunk.subarray(start));
@@ -75,8 +82,13 @@ export class LineBuffer {
 
   /** The next message, null when none is complete; throws for a line that is not a message. */
   readMessage(): JSONRPCMessage | null {
-    const next = this.#queue.shift();
-    if (next === undefined) return null;
+    const queue = this.#queue;
+    if (this.#head >= queue.length) return null;
+    const next = queue[this.#head++]!;
+    if (this.#head === queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    }
     if (next instanceof Error) throw next;
     return next;
   }
@@ -86,6 +98,7 @@ export class LineBuffer {
     this.#size = 0;
     this.#dropping = null;
     this.#queue = [];
+    this.#head = 0;
   }
 
   #take(part: Buffer): void {
@@ -123,10 +136,20 @@ export class LineBuffer {
       this.#queue.push(this.#onOversize?.(error) ?? error);
       return;
     }
-    const line = Buffer.concat(this.#chunks, this.#size).toString("utf8").replace(/\r$/, "");
+    const chunks = this.#chunks;
+    const text =
+      chunks.length === 1
+        ? chunks[0]!.toString("utf8")
+        : Buffer.concat(chunks, this.#size).toString("utf8");
     this.#chunks = [];
     this.#size = 0;
-    if (line.trim() === "") return;
+    this.#line(text);
+  }
+
+  /** One line's text: a message, or the error a line that is none becomes; blank lines are skipped. */
+  #line(text: string): void {
+    const line = text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
+    if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === "")) return;
     try {
       this.#queue.push(parseMessage(line));
     } catch (error) {
@@ -148,20 +171,6 @@ export function parseMessage(line: string): JSONRPCMessage {
       return value as unknown as JSONRPCMessage;
   }
   throw new Error(`not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`);
-}
-
-/**
- * Puts a LineBuffer into an SDK stdio transport. `_readBuffer` is private to the SDK; if a
- * later SDK renames it, this sets an unused field and the SDK's own buffer keeps working
- * (and its own limit: the transport error still names the cause).
- */
-export function useLineBuffer(
-  transport: object,
-  maxBytes?: number,
-  onOversize?: (e: OversizeMessageError) => JSONRPCMessage | null,
-): void {
-  if ("_readBuffer" in transport)
-    (transport as { _readBuffer: unknown })._readBuffer = new LineBuffer(maxBytes, onOversize);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
 } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import { openConversation } from "./conversation.js";
+import { openConversation } from "./conversation/conversation.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 // C4 against real server processes: every outcome class is recorded, refusals with their reason.
@@ -136,7 +136,7 @@ describe("C4 every tools/call is recorded with its outcome", () => {
   });
 });
 
-describe("C4 the gateway's answer goes out before its ToolCallFinished is appended", () => {
+describe("C4 the gateway's calls are written behind: answered first, stored in the next group commit", () => {
   const store = new InMemoryEventStore();
   let session: ToolledgerSession;
   beforeAll(async () => {
@@ -151,7 +151,7 @@ describe("C4 the gateway's answer goes out before its ToolCallFinished is append
       (e) => `${e.event.type}${"callId" in e.event ? ` ${e.event.callId}` : ""}`,
     );
 
-  it("queued before the answer: appended right after it, before the next call's start", async () => {
+  it("decided before the call goes upstream, stored in order with the finish within the commit window", async () => {
     const late = { recordFinishAfterAnswer: true } as const;
     const first = await session.callTool(
       "calc__calculate",
@@ -159,11 +159,15 @@ describe("C4 the gateway's answer goes out before its ToolCallFinished is append
       { ...late, callId: "a1" },
     );
     expect(first.ok).toBe(true);
-    // The answer is here; its finish is queued, not yet stored (the gateway's client is answered first).
+    // The answer is here; its finish is decided, not yet stored (the gateway's client is answered first).
     expect(await types("answer-first")).not.toContain("ToolCallFinished a1");
+    expect(session.conversation.pendingEvents).toBeGreaterThan(0);
     // A call made at once is recorded after it: the stream keeps each call's start and finish in order.
     await session.callTool("calc__calculate", { expression: "2 + 2" }, { ...late, callId: "a2" });
-    await new Promise((resolve) => setImmediate(resolve));
+    // No flush asked for: the group commit comes within the window (10 ms by default).
+    const deadline = Date.now() + 5_000;
+    while (session.conversation.pendingEvents > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await types("answer-first")).filter((t) => t.includes(" a"))).toEqual([
       "ToolCallStarted a1",
       "ToolCallFinished a1",

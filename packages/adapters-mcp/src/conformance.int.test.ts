@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningHttpServer, shipped, startHttpServer } from "./_fixtures.js";
-import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import type { HttpGateway } from "./gateway/gatewayOptions.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 export const CONFORMANCE_VERSION = "0.1.10";

@@ -1,7 +1,7 @@
 import type { ToolledgerEvent } from "@toolledger/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import type { ConversationOptions, EnableRequest } from "./conversation.js";
+import type { ConversationOptions, EnableRequest } from "./conversation/conversationOptions.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 // Issue 11.3 (D5): a host whose permission layer sits between the model's enable_tools

@@ -1,30 +1,32 @@
-import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
-  type JSONRPCMessage,
   McpError,
   type Progress,
   type ServerCapabilities,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  mib,
-  type OversizeInfo,
-  OversizeMessageError,
-  useLineBuffer,
-} from "./_lineBuffer.js";
+import { endWithThisProcess } from "./_endWithThisProcess.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./_lineBuffer.js";
 import { StderrTail } from "./_stderrTail.js";
 import { AdapterError } from "./adapterError.js";
+import { openTransport } from "./connection/openTransport.js";
+import {
+  describeOversize,
+  oversizeOfTransportError,
+  oversizeReply,
+} from "./connection/oversize.js";
+import { ProgressRouter } from "./connection/progressRouter.js";
+import { type FailureContext, requestFailure, serverText } from "./connection/requestFailure.js";
+import {
+  afterStart,
+  childProcessOf,
+  interceptMessages,
+  useLineBuffer,
+} from "./connection/sdkPatches.js";
 import { describeConfig, type ExtensionConfig } from "./extensionConfig.js";
 import { Redactor } from "./redactor.js";
 
@@ -79,11 +81,7 @@ export type ToolCallResult = { content?: unknown[]; isError?: boolean; [key: str
 /** What `stderrTail` returns, and what a failure message quotes of it. */
 const STDERR_TAIL_CHARS = 4096;
 const STDERR_IN_MESSAGE_CHARS = 800;
-/** A server's own error text (an HTTP body, a JSON-RPC error message) quoted in a message. */
-const SERVER_TEXT_CHARS = 2000;
 const LooseResult = z.looseObject({});
-/** Marks the error response made for a reply dropped for its size (see LineBuffer). */
-const OVERSIZE = "toolledgerOversize";
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 export type ToolsPage = z.infer<typeof ToolsPage>;
 
@@ -104,9 +102,8 @@ export class ExtensionConnection {
   #closed = false;
   #ready = false;
   #lostReason: string | null = null;
-  /** Progress callbacks by the token we sent up (G1). */
-  readonly #progress = new Map<string, (progress: Progress) => void>();
-  #nextToken = 0;
+  /** G1: the progress of our requests, by the token we sent up. */
+  readonly #progress: ProgressRouter;
 
   private constructor(
     config: ExtensionConfig,
@@ -121,6 +118,7 @@ export class ExtensionConnection {
     this.#onWarning = options.onWarning;
     this.#redactor = options.redactor ?? Redactor.forConfigs([config]);
     this.#stderr = new StderrTail(this.#redactor);
+    this.#progress = new ProgressRouter((error) => client.onerror?.(error));
   }
 
   /** Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. */
@@ -129,58 +127,50 @@ export class ExtensionConnection {
     options: ConnectOptions = {},
   ): Promise<ExtensionConnection> {
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const requestInit =
-      config.type !== "stdio" && config.headers ? { headers: config.headers } : undefined;
-    const transport =
-      config.type === "stdio"
-        ? new StdioClientTransport({
-            command: config.command,
-            ...(config.args ? { args: config.args } : {}),
-            // The SDK adds its safe subset of this process's environment underneath.
-            ...(config.env || config.baseEnv ? { env: { ...config.baseEnv, ...config.env } } : {}),
-            ...(config.cwd ? { cwd: config.cwd } : {}),
-            stderr: "pipe",
-            maxBufferSize: maxMessageBytes,
-          })
-        : config.type === "sse"
-          ? new SSEClientTransport(new URL(config.url), requestInit ? { requestInit } : {})
-          : new StreamableHTTPClientTransport(
-              new URL(config.url),
-              requestInit ? { requestInit } : {},
-            );
+    const transport = openTransport(config, { maxMessageBytes });
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
       capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
     });
     const connection = new ExtensionConnection(config, client, transport, options);
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on("data", (chunk: Buffer) => connection.#stderr.push(chunk));
-      // The SDK's buffer closes the connection on a line over its limit, and the request in
-      // flight then reads "connection closed". This one drops the line, fails only the
-      // request it answered, with its size, and keeps the server. (A future SDK without the
-      // field keeps its own behaviour; onerror below still names the cause.)
-      useLineBuffer(transport, maxMessageBytes, oversizeReply);
-      const start = transport.start.bind(transport);
-      transport.start = async () => {
-        await start();
-        connection.#watchExit(transport);
-      };
-    }
-    client.onerror = (error) => connection.#transportError(error);
+    if (transport instanceof StdioClientTransport)
+      connection.#watchProcess(transport, maxMessageBytes);
+    connection.#route(options);
+    await connection.#handshake(options);
+    // A progress report for a call of ours goes to its relay as it is read (see interceptMessages).
+    interceptMessages(transport, (message) => connection.#progress.relay(message));
+    return connection;
+  }
+
+  /** A stdio server's stderr (kept for failure messages), its oversized lines, and its exit. */
+  #watchProcess(transport: StdioClientTransport, maxMessageBytes: number): void {
+    transport.stderr?.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
+    // An oversized line fails only the request it answered (see useLineBuffer).
+    useLineBuffer(transport, maxMessageBytes, oversizeReply);
+    afterStart(transport, () => {
+      // Without the process (a future SDK), reports just lack the exit code.
+      const child = childProcessOf(transport);
+      child?.once("exit", (code, signal) => {
+        this.#exit = signal ? `signal ${signal}` : `code ${code}`;
+      });
+      if (child) endWithThisProcess(child);
+    });
+  }
+
+  /** Where the server's notifications, requests, errors and close go. */
+  #route(options: ConnectOptions): void {
+    const client = this.#client;
+    client.onerror = (error) => this.#transportError(error);
     if (options.onListChanged) {
       const onListChanged = options.onListChanged;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
     }
-    // Our own progress routing: the SDK drops a progress notification that arrives in the same
-    // read as its response (it forgets the token before the notification's handler runs).
     // Progress goes through the fallback handler, unparsed: a burst of 1,000 reports spent
-    // most of its relay time in the SDK's schema parse of each one.
+    // most of its relay time in the SDK's schema parse of each one (see ProgressRouter).
     client.removeNotificationHandler("notifications/progress");
     const onNotification = options.onNotification;
     client.fallbackNotificationHandler = async (n) => {
       if (n.method === "notifications/progress") {
-        const { progressToken, ...progress } = (n.params ?? {}) as Record<string, unknown>;
-        const relay = connection.#progress.get(String(progressToken));
-        if (relay && typeof progress.progress === "number") relay(progress as Progress);
+        this.#progress.relayParsed(n.params as Record<string, unknown> | undefined);
         return;
       }
       onNotification?.(n as unknown as UpstreamMessage);
@@ -191,62 +181,39 @@ export class ExtensionConnection {
       client.fallbackRequestHandler = async (request, extra) =>
         (await onRequest(request as unknown as UpstreamMessage, extra.signal)) as never;
     }
-    client.onclose = () => connection.#handleClose();
+    client.onclose = () => this.#handleClose();
+  }
+
+  /** The MCP handshake, within the start timeout; a failure is START_FAILED with why (and the stderr tail). */
+  async #handshake(options: ConnectOptions): Promise<void> {
+    const config = this.config;
+    const transport = this.#transport;
     const startTimeoutMs = config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
     // Closing the transport stops the server and fails the handshake in progress.
     const abandon = () => void transport.close().catch(() => undefined);
     options.signal?.addEventListener("abort", abandon, { once: true });
     try {
       if (options.signal?.aborted) throw new Error("the start was abandoned");
-      await client.connect(transport, { timeout: startTimeoutMs });
+      await this.#client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
-      connection.#closing = true;
+      this.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
       const why =
         error instanceof McpError && error.code === ErrorCode.RequestTimeout
           ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
-          : connection.#serverText(error);
+          : serverText(error, this.#redactor);
       throw new AdapterError(
         "START_FAILED",
-        connection.#redact(
-          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${why}${connection.#exitText()}${connection.#stderrText()}. Check the command or URL and run it by hand to see why.`,
+        this.#redact(
+          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${why}${this.#exitText()}${this.#stderrText()}. Check the command or URL and run it by hand to see why.`,
         ),
         { cause: error },
       );
     } finally {
       options.signal?.removeEventListener("abort", abandon);
     }
-    connection.#ready = true;
-    // A progress report for a call of ours goes to its relay as it is read: the SDK would
-    // first try it as a response, an error and a request (three failing schema checks), then
-    // hand it on a microtask; that was most of a 1,000-report burst's relay time (bench 9b).
-    const wire: Transport = transport;
-    const classify = wire.onmessage;
-    if (classify) {
-      wire.onmessage = (message, extra) => {
-        if (!connection.#relayProgress(message)) classify(message, extra);
-      };
-    }
-    return connection;
-  }
-
-  /** Relays a `notifications/progress` carrying one of our tokens; false for anything else. */
-  #relayProgress(message: JSONRPCMessage): boolean {
-    const m = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (m.method !== "notifications/progress" || m.id !== undefined) return false;
-    const params = m.params;
-    if (typeof params !== "object" || params === null || Array.isArray(params)) return false;
-    const { progressToken, ...progress } = params as Record<string, unknown>;
-    const relay = this.#progress.get(String(progressToken));
-    if (!relay || typeof progress.progress !== "number") return false;
-    try {
-      relay(progress as Progress);
-    } catch (error) {
-      // Where the SDK would put a throwing notification handler's error.
-      this.#client.onerror?.(new Error(`Uncaught error in progress handler: ${String(error)}`));
-    }
-    return true;
+    this.#ready = true;
   }
 
   /** Whether the connection is gone (closed by us, or lost). */
@@ -291,18 +258,28 @@ export class ExtensionConnection {
     return this.#request("tools/list", cursor === undefined ? {} : { cursor }, ToolsPage, limits);
   }
 
-  /** `tools/call` with the server's raw tool name; the result is passed on as sent. */
+  /**
+   * `tools/call` with the server's raw tool name; the result is passed on as sent. With
+   * `task` (MCP tasks: `{ ttl? }`) the call is task-augmented and a server that supports it
+   * answers with a `CreateTaskResult`.
+   */
   async callTool(
     rawName: string,
     args: Record<string, unknown>,
     limits: RequestLimits,
     meta?: Record<string, unknown>,
+    task?: Record<string, unknown>,
   ): Promise<ToolCallResult> {
     return this.#request(
       "tools/call",
-      meta === undefined
+      meta === undefined && task === undefined
         ? { name: rawName, arguments: args }
-        : { name: rawName, arguments: args, _meta: meta },
+        : {
+            name: rawName,
+            arguments: args,
+            ...(meta === undefined ? {} : { _meta: meta }),
+            ...(task === undefined ? {} : { task }),
+          },
       LooseResult,
       limits,
     ) as Promise<ToolCallResult>;
@@ -352,8 +329,7 @@ export class ExtensionConnection {
     }
     let token: string | undefined;
     if (limits.onprogress) {
-      token = `toolledger-${++this.#nextToken}`;
-      this.#progress.set(token, limits.onprogress);
+      token = this.#progress.register(limits.onprogress);
       const meta = params?._meta as Record<string, unknown> | undefined;
       params = { ...params, _meta: { ...meta, progressToken: token } };
     }
@@ -364,67 +340,26 @@ export class ExtensionConnection {
         ...(limits.signal ? { signal: limits.signal } : {}),
       })) as z.infer<S>;
     } catch (error) {
-      throw this.#translate(error, method, limits);
+      throw requestFailure(error, method, limits, this.#failureContext());
     } finally {
-      if (token !== undefined) this.#progress.delete(token);
+      if (token !== undefined) this.#progress.release(token);
     }
   }
 
-  #translate(error: unknown, method: string, limits: RequestLimits): AdapterError {
-    if (error instanceof AdapterError) return error;
-    const oversize =
-      error instanceof McpError
-        ? ((error.data as Record<string, unknown> | undefined)?.[OVERSIZE] as
-            | OversizeInfo
-            | undefined)
-        : undefined;
-    if (oversize) {
-      return new AdapterError(
-        "MESSAGE_TOO_LARGE",
-        `${this.#who()} sent a reply of ${mib(oversize.bytes)} MiB to ${method}, over the limit of ${mib(oversize.limit)} MiB per message; it was dropped and the server stays connected (a host can raise maxMessageBytes; toolledger serve --max-message-mb)`,
-        { cause: error },
-      );
-    }
-    if (limits.signal?.aborted)
-      return new AdapterError("CANCELLED", `${method} to ${this.#who()} was cancelled`, {
-        cause: error,
-      });
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new AdapterError(
-        "REQUEST_TIMEOUT",
-        `${method} to ${this.#who()} got no answer within ${limits.timeoutMs} ms`,
-        { cause: error },
-      );
-    }
-    if ((error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || this.#closed) {
-      return new AdapterError(
-        "CONNECTION_CLOSED",
-        `${this.#who()} closed the connection during ${method}${this.#lostReason ? `: ${this.#lostReason}` : ""}`,
-        { cause: error },
-      );
-    }
-    return new AdapterError(
-      "PROTOCOL_ERROR",
-      this.#redact(`${method} to ${this.#who()} failed: ${this.#serverText(error)}`),
-      { cause: error, serverAnswered: error instanceof McpError },
-    );
+  #failureContext(): FailureContext {
+    return {
+      who: this.#who(),
+      redactor: this.#redactor,
+      closed: this.#closed,
+      lostReason: this.#lostReason,
+    };
   }
 
   /** Transport errors the SDK reports beside a request: a message over the size limit, a bad line. */
   #transportError(error: Error): void {
-    const sdkLimit = /ReadBuffer exceeded maximum size of (\d+)/.exec(error.message);
-    const over: OversizeInfo | null =
-      error instanceof OversizeMessageError
-        ? error.info
-        : sdkLimit
-          ? { bytes: 0, limit: Number(sdkLimit[1]), id: null, method: null, kind: "unknown" }
-          : null;
+    const over = oversizeOfTransportError(error);
     if (!over) return;
-    const what =
-      over.bytes > 0
-        ? `a ${over.kind === "unknown" ? "message" : over.kind}${over.method ? ` (${over.method})` : ""} of ${mib(over.bytes)} MiB`
-        : "a message";
-    const reason = `${this.#who()} sent ${what}, over the limit of ${mib(over.limit)} MiB per message`;
+    const reason = describeOversize(this.#who(), over);
     if (over.kind === "notification" || over.kind === "request") {
       this.#onWarning?.(`${reason}; it was dropped`);
       return;
@@ -455,24 +390,9 @@ export class ExtensionConnection {
     });
   }
 
-  #watchExit(transport: Transport): void {
-    // The SDK keeps the child private; its exit code makes crash reports useful. Without it
-    // (a future SDK), reports just lack the code.
-    const child = (transport as unknown as { _process?: ChildProcess })._process;
-    child?.once("exit", (code, signal) => {
-      this.#exit = signal ? `signal ${signal}` : `code ${code}`;
-    });
-  }
-
   /** Env and header values never leave the adapter, even when a server prints them. */
   #redact(text: string): string {
     return this.#redactor.redact(text);
-  }
-
-  /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
-  #serverText(error: unknown): string {
-    const status = error instanceof StreamableHTTPError && error.code ? `HTTP ${error.code}: ` : "";
-    return status + this.#redactor.head(messageOf(error), SERVER_TEXT_CHARS);
   }
 
   #exitText(): string {
@@ -487,18 +407,4 @@ export class ExtensionConnection {
   #who(): string {
     return `extension ${JSON.stringify(this.config.name)}`;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The error response that fails the request a dropped reply answered (see LineBuffer). */
-function oversizeReply(e: OversizeMessageError) {
-  if (e.info.kind !== "response" || e.info.id === null) return null;
-  return {
-    jsonrpc: "2.0" as const,
-    id: e.info.id,
-    error: { code: -32600, message: e.message, data: { [OVERSIZE]: e.info } },
-  };
 }

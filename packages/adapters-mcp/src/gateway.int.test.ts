@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
   ToolListChangedNotificationSchema,
@@ -15,10 +14,11 @@ import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import type { ExtensionConfig } from "./extensionConfig.js";
-import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import type { HttpGateway } from "./gateway/gatewayOptions.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openSession, type ToolledgerSession } from "./session.js";
+import { type ServeStdioTransport, serveStdioTransport } from "./testing/serveCli.js";
 
-const gatewayMain = fileURLToPath(new URL("../dist/gatewayMain.js", import.meta.url));
 const extensions: ExtensionConfig[] = [
   shipped("calc", "calculator"),
   shipped("notes", "notes"),
@@ -35,9 +35,7 @@ interface Downstream {
   changes: () => number;
 }
 
-async function connectClient(
-  transport: StdioClientTransport | StreamableHTTPClientTransport,
-): Promise<Downstream> {
+async function connectClient(transport: Transport): Promise<Downstream> {
   let changes = 0;
   const client = new Client({ name: "downstream-test", version: "1.0.0" });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -193,34 +191,29 @@ describe("gateway over streamable HTTP, with the SQLite store", () => {
   });
 });
 
-describe("gateway over stdio (toolledger-gateway)", () => {
-  let dir: string;
+describe("gateway over stdio (toolledger serve)", () => {
+  let served: ServeStdioTransport;
   let downstream: Downstream;
-  let stderr = "";
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "toolledger-gw-stdio-"));
-    const config = join(dir, "gateway.json");
-    writeFileSync(config, JSON.stringify({ extensions, deferral }));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [gatewayMain, config],
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    downstream = await connectClient(transport);
+    served = serveStdioTransport(extensions, [
+      "--deferral",
+      deferral.mode,
+      "--always-load",
+      deferral.alwaysLoad.join(","),
+    ]);
+    // Instructions are fixed at the handshake: the client connects once every server is up.
+    downstream = await connectClient(await served.startedWhenReady());
   });
   afterAll(async () => {
     await downstream?.client.close();
-    rmSync(dir, { recursive: true, force: true });
+    served?.remove();
   });
 
   scenario(() => downstream);
 
   it("logs nothing alarming on stderr", () => {
-    expect(stderr).toBe("");
+    expect(served.stderr()).not.toMatch(/warning|error/i);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { describe, expect, it } from "vitest";
-import { gatewayTools } from "./gateway.js";
+import { gatewayTools } from "./gateway/gatewayTools.js";
 
 function run(
   state: State,

@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { initializeBody, postInitialize } from "@toolledger/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import type { HttpGateway } from "./gateway/gatewayOptions.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 
 // Real HTTP requests against the gateway's endpoint (MCP transport security: Origin, auth).

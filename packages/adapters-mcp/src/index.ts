@@ -1,4 +1,3 @@
-export { isLoopbackHost, MIN_TOKEN_LENGTH } from "./_httpHost.js";
 export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
 export {
   capturePayload,
@@ -7,18 +6,19 @@ export {
   REDACTED,
   redactSecrets,
 } from "./capturePayload.js";
-export {
-  type CallRefusalCode,
-  type CallToolOptions,
-  type CallToolOutcome,
-  Conversation,
-  type ConversationOptions,
-  type EnableDecision,
-  type EnableRequest,
-  type EnableToolsOutcome,
-  newConversationId,
-  openConversation,
-} from "./conversation.js";
+export type {
+  CallRefusalCode,
+  CallToolOptions,
+  CallToolOutcome,
+} from "./conversation/callTool.js";
+export { Conversation, openConversation } from "./conversation/conversation.js";
+export type {
+  ConversationOptions,
+  EnableDecision,
+  EnableRequest,
+} from "./conversation/conversationOptions.js";
+export type { EnableToolsOutcome } from "./conversation/enableTools.js";
+export { newConversationId } from "./conversation/newConversationId.js";
 export {
   configFingerprint,
   describeConfig,
@@ -37,19 +37,21 @@ export {
 } from "./extensionConnection.js";
 export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
 export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
-export {
-  createGatewayServer,
-  GATEWAY_CAPABILITIES,
-  type Gateway,
-  type GatewayOptions,
-  gatewayInstructions,
-  gatewayTools,
-  type HttpGateway,
-  type HttpGatewayOptions,
-  type StdioGatewayOptions,
-  serveGatewayHttp,
-  serveGatewayStdio,
-} from "./gateway.js";
+export { createGatewayServer, type Downstream } from "./gateway/createGatewayServer.js";
+export { GATEWAY_CAPABILITIES } from "./gateway/gatewayCapabilities.js";
+export { GatewayHub, type GatewayHubOptions } from "./gateway/gatewayHub.js";
+export { gatewayInstructions } from "./gateway/gatewayInstructions.js";
+export type {
+  Gateway,
+  GatewayOptions,
+  HttpGateway,
+  HttpGatewayOptions,
+  StdioGatewayOptions,
+} from "./gateway/gatewayOptions.js";
+export { gatewayTools } from "./gateway/gatewayTools.js";
+export { isLoopbackHost, MIN_TOKEN_LENGTH } from "./gateway/httpHost.js";
+export { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
+export { serveGatewayStdio } from "./gateway/serveGatewayStdio.js";
 export {
   type AddResult,
   type ConnectionStatus,

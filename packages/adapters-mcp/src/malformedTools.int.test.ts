@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
 import { openSession } from "./session.js";
+import { serveOverStdio } from "./testing/serveCli.js";
 
 // Issue 10.3 (R9): a server that lists every malformed tool shape next to good tools. The
-// MCP SDK's own client, through the real gateway process, must keep working.
+// MCP SDK's own client, through the real gateway process (`toolledger serve`), must keep working.
 
-const gatewayMain = fileURLToPath(new URL("../dist/gatewayMain.js", import.meta.url));
 const MALFORMED = [
   "empty_schema",
   "untyped_schema",
@@ -33,23 +27,12 @@ afterEach(async () => {
 });
 
 async function gatewayClient(deferral: { mode: "off" | "lookup"; alwaysLoad?: string[] }) {
-  const dir = mkdtempSync(join(tmpdir(), "toolledger-malformed-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const config = join(dir, "gateway.json");
-  writeFileSync(config, JSON.stringify({ extensions: [shipped("bad", "malformed")], deferral }));
-  let stderr = "";
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [gatewayMain, config],
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const client = new Client({ name: "sdk-client", version: "1.0.0" });
-  await client.connect(transport);
-  cleanup.push(() => client.close());
-  return { client, stderr: () => stderr };
+  const served = await serveOverStdio(
+    [shipped("bad", "malformed")],
+    ["--deferral", deferral.mode, "--always-load", (deferral.alwaysLoad ?? []).join(",")],
+  );
+  cleanup.push(() => served.close());
+  return { client: served.client, stderr: served.stderr };
 }
 
 const textOf = (result: unknown) =>

@@ -16,7 +16,8 @@ import {
 import { catalog, replay } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import type { HttpGateway } from "./gateway/gatewayOptions.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openHost } from "./host.js";
 import { openSession, type ToolledgerSession } from "./session.js";
 

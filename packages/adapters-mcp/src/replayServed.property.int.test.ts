@@ -9,8 +9,9 @@ import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { shipped } from "./_fixtures.js";
-import type { Conversation } from "./conversation.js";
-import { gatewayTools, serveGatewayHttp } from "./gateway.js";
+import type { Conversation } from "./conversation/conversation.js";
+import { gatewayTools } from "./gateway/gatewayTools.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openHost } from "./host.js";
 
 // C1, property over real processes: replaying a conversation alone (its stream and its

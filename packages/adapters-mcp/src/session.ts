@@ -10,13 +10,10 @@ import type {
 } from "@toolledger/core";
 import { merge, type Observable } from "rxjs";
 import type { AdapterError } from "./adapterError.js";
-import {
-  type CallToolOptions,
-  type CallToolOutcome,
-  Conversation,
-  type ConversationOptions,
-  type EnableToolsOutcome,
-} from "./conversation.js";
+import type { CallToolOptions, CallToolOutcome } from "./conversation/callTool.js";
+import { Conversation } from "./conversation/conversation.js";
+import type { ConversationOptions } from "./conversation/conversationOptions.js";
+import type { EnableToolsOutcome } from "./conversation/enableTools.js";
 import type { ExtensionConfig } from "./extensionConfig.js";
 import { type AddResult, type ExtensionStatus, type HostOptions, ToolledgerHost } from "./host.js";
 import type { SessionEvent } from "./streamWriter.js";

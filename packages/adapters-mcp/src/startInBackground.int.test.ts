@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { getExtension, listTools } from "@toolledger/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped, waitFor } from "./_fixtures.js";
-import { openConversation } from "./conversation.js";
+import { openConversation } from "./conversation/conversation.js";
 import { type ExtensionStatus, openHost, type ToolledgerHost } from "./host.js";
 
 // Servers that are slow, hung or flaky, started in the background (serve's way).

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type Command,
+  type Decision,
   decide,
   type EventStore,
   evolve,
@@ -10,18 +11,26 @@ import {
 import { BehaviorSubject, type Observable, Subject } from "rxjs";
 import { redactCommand } from "./_redactCommand.js";
 import { AdapterError } from "./adapterError.js";
+import { loadStream } from "./loadStream.js";
 import type { Redactor } from "./redactor.js";
+import type { SessionEvent } from "./sessionEvent.js";
+import {
+  type BehindEvent,
+  WriteBehindQueue,
+  type WriteBehindReport,
+  type WriteBehindSettings,
+} from "./writeBehindQueue.js";
 
-/** An event of a stream as this process stored or read it. */
-export interface SessionEvent {
-  streamId: string;
-  /** 1-based position in the stream. */
-  streamPosition: number;
-  globalPosition: number;
-  eventId: string;
-  event: ToolledgerEvent;
-  /** True when another process appended it (C3: `toolledger clear` from the CLI). */
-  external?: boolean;
+export type { SessionEvent } from "./sessionEvent.js";
+
+export interface StreamWriterOptions {
+  now: () => Date;
+  /** The state a command is decided against (a conversation composes the registry in). */
+  view?: (own: State) => State;
+  /** The secrets no command may carry into an event (servers' text reaches commands). */
+  redactor?: () => Redactor;
+  /** C4: how events written behind are grouped, held and reported (see `writeBehind`). */
+  writeBehind?: Partial<WriteBehindSettings> & { onReport?: (report: WriteBehindReport) => void };
 }
 
 /** Resolves after the I/O callbacks of the current event-loop turn. */
@@ -37,6 +46,8 @@ const CONFLICT_RETRIES = 5;
  * the moment it runs (appends are serialised), appends with the exact expected version and
  * folds what was stored. When another process appended in between (VERSION_CONFLICT), it
  * folds their events first and decides again, so nobody's event is lost or overwritten.
+ * Events written behind (`writeBehind`, C4's call events) are decided at once and appended
+ * in order, in groups, before anything appended after them.
  */
 export class StreamWriter {
   readonly store: EventStore;
@@ -48,14 +59,16 @@ export class StreamWriter {
   readonly #events = new Subject<SessionEvent>();
   readonly #state: BehaviorSubject<State>;
   readonly #now: () => Date;
-  /** The state a command is decided against (a conversation composes the registry in). */
   readonly #view: (own: State) => State;
-  /** The secrets no command may carry into an event (servers' text reaches commands). */
   readonly #redactor: () => Redactor | null;
+  readonly #behind: WriteBehindQueue;
   #version: number;
   #queue: Promise<unknown> = Promise.resolve();
   /** Commands queued or running. */
   #busy = 0;
+  /** Commands (not group commits) queued or running, and the last of them: a decision waits for them. */
+  #deciding = 0;
+  #lastCommand: Promise<unknown> = Promise.resolve();
   #finished = false;
 
   constructor(
@@ -63,7 +76,7 @@ export class StreamWriter {
     streamId: string,
     seed: State,
     version: number,
-    options: { now: () => Date; view?: (own: State) => State; redactor?: () => Redactor },
+    options: StreamWriterOptions,
   ) {
     this.store = store;
     this.streamId = streamId;
@@ -74,26 +87,18 @@ export class StreamWriter {
     this.#state = new BehaviorSubject(seed);
     this.events$ = this.#events.asObservable();
     this.state$ = this.#state.asObservable();
+    this.#behind = new WriteBehindQueue(options.writeBehind ?? {}, options.writeBehind?.onReport, {
+      commit: () => this.#serialised(false, () => this.#commitBehind()),
+    });
   }
 
   /** Reads a stream's whole history and folds it over `seed`. */
-  static async load(
+  static load(
     store: EventStore,
     streamId: string,
     seed: State,
   ): Promise<{ state: State; version: number; events: ToolledgerEvent[] }> {
-    let state = seed;
-    let version = 0;
-    const events: ToolledgerEvent[] = [];
-    for (;;) {
-      const batch = await store.readStream(streamId, { fromPosition: version + 1, maxCount: 1000 });
-      for (const stored of batch) {
-        state = evolve(state, stored.event);
-        events.push(stored.event);
-      }
-      version += batch.length;
-      if (batch.length < 1000) return { state, version, events };
-    }
+    return loadStream(store, streamId, seed);
   }
 
   get state(): State {
@@ -105,44 +110,42 @@ export class StreamWriter {
     return this.#version;
   }
 
+  /** C4: the most events written behind kept while the store refuses them. */
+  get maxHeld(): number {
+    return this.#behind.settings.maxHeld;
+  }
+
+  /** C4: how long `finish` retries held events before it reports them lost. */
+  get closeWaitMs(): number {
+    return this.#behind.settings.closeWaitMs;
+  }
+
+  /** Events written behind and not stored yet (waiting for their group, or held while the store refuses them). */
+  get behind(): number {
+    return this.#behind.size;
+  }
+
   /**
-   * Decides `make(state)` against the current state, appends and folds; returns the events.
+   * E4: decides `make(state)` against the current state, appends and folds. The decision is
+   * returned as `decide` made it: a rejection is a value, and nothing is appended for it.
    * `afterIo`: queued now (every later command, and `finish`, waits for it) but started only
    * after this turn's I/O callbacks, so what the caller sends in this turn goes out first.
    */
-  execute(
-    make: (state: State) => Command,
-    options: { afterIo?: boolean } = {},
-  ): Promise<ToolledgerEvent[]> {
-    return this.#serialised(options.afterIo === true, async () => {
+  run(make: (state: State) => Command, options: { afterIo?: boolean } = {}): Promise<Decision> {
+    this.#deciding++;
+    const done = this.#serialised(options.afterIo === true, async () => {
+      // Whatever was written behind goes first: the log keeps the order things were decided in
+      // (checked again after each append's await, right before this command is decided).
+      do await this.#commitBehind();
+      while (this.#behind.size > 0);
       for (let attempt = 0; ; attempt++) {
-        const view = this.#view(this.state);
-        const made = { ...make(view), at: this.#now().toISOString() } as Command;
-        // R6: no secret enters an event, whatever text a server put in the command.
-        const redactor = this.#redactor();
-        const command = redactor ? redactCommand(made, redactor) : made;
-        const decision = decide(view, command);
-        if (!decision.ok)
-          throw new AdapterError(
-            "COMMAND_REJECTED",
-            `${decision.error.code}: ${decision.error.message}`,
-          );
-        if (decision.events.length === 0) return [];
+        const { command, decision } = this.#decide(make);
+        if (!decision.ok || decision.events.length === 0) return decision;
         const batch = decision.events.map((event) => ({ eventId: randomUUID(), event }));
         const result = await this.store.append(this.streamId, batch, this.#version);
         if (result.ok) {
-          const first = this.#version + 1;
-          this.#version = result.nextExpectedVersion;
-          batch.forEach(({ eventId, event }, i) => {
-            this.#fold({
-              streamId: this.streamId,
-              streamPosition: first + i,
-              globalPosition: result.firstGlobalPosition + i,
-              eventId,
-              event,
-            });
-          });
-          return decision.events;
+          this.#stored(batch, result.nextExpectedVersion, result.firstGlobalPosition);
+          return decision;
         }
         if (result.error.code === "VERSION_CONFLICT" && attempt < CONFLICT_RETRIES) {
           await this.#catchUp();
@@ -158,6 +161,61 @@ export class StreamWriter {
         );
       }
     });
+    const settled = done.then(
+      () => this.#deciding--,
+      () => this.#deciding--,
+    );
+    this.#lastCommand = settled;
+    return done;
+  }
+
+  /** As `run`, with a rejection thrown as COMMAND_REJECTED (for callers that never expect one). */
+  async execute(
+    make: (state: State) => Command,
+    options: { afterIo?: boolean } = {},
+  ): Promise<ToolledgerEvent[]> {
+    const decision = await this.run(make, options);
+    if (!decision.ok)
+      throw new AdapterError(
+        "COMMAND_REJECTED",
+        `${decision.error.code}: ${decision.error.message}`,
+      );
+    return decision.events;
+  }
+
+  /**
+   * C4, written behind: decides `make(state)` now (after any command queued before it) and
+   * returns the decision without waiting for the store. Its events are appended in order,
+   * grouped with the others decided within the commit window, before any later command's.
+   * A group the store refuses is held, retried with the same event ids, and reported; with
+   * `bounded`, a new decision is refused (APPEND_REJECTED) while the held events fill the bound.
+   */
+  writeBehind(
+    make: (state: State) => Command,
+    options: { bounded?: boolean } = {},
+  ): Promise<Decision> {
+    const now = () => {
+      if (this.#finished)
+        throw new AdapterError("SESSION_CLOSED", `stream ${this.streamId} is closed`);
+      if (options.bounded) this.#behind.checkRoom(this.streamId);
+      const { decision } = this.#decide(make);
+      if (decision.ok && decision.events.length > 0)
+        this.#behind.add(decision.events.map((event) => ({ eventId: randomUUID(), event })));
+      return decision;
+    };
+    if (this.#deciding === 0) {
+      try {
+        return Promise.resolve(now());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.#lastCommand.then(now);
+  }
+
+  /** Resolves once every event written behind so far is stored; throws the store's failure. */
+  flush(): Promise<void> {
+    return this.#serialised(false, () => this.#commitBehind());
   }
 
   /**
@@ -168,11 +226,105 @@ export class StreamWriter {
     return this.#serialised(false, () => this.#catchUp());
   }
 
-  /** Stops accepting commands once the queued ones are done. */
-  async finish(): Promise<void> {
-    await this.#queue;
+  /**
+   * Stops accepting commands once the queued ones are done. Events written behind are
+   * stored first; while the store refuses them they are retried for up to `waitMs`, then
+   * reported lost (C4).
+   */
+  async finish(options: { waitMs?: number } = {}): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    await this.#behind.drain(options.waitMs ?? this.#behind.settings.closeWaitMs);
     this.#finished = true;
     this.#events.complete();
+  }
+
+  #decide(make: (state: State) => Command): { command: Command; decision: Decision } {
+    const view = this.#view(this.state);
+    const made = { ...make(view), at: this.#isoNow() } as Command;
+    // R6: no secret enters an event, whatever text a server put in the command.
+    const redactor = this.#redactor();
+    const command = redactor ? redactCommand(made, redactor) : made;
+    return { command, decision: decide(view, command) };
+  }
+
+  /** The clock as ISO text, formatted once per millisecond (two commands per call read it). */
+  #isoNow(): string {
+    const ms = this.#now().getTime();
+    if (ms !== this.#iso.ms) this.#iso = { ms, text: new Date(ms).toISOString() };
+    return this.#iso.text;
+  }
+
+  #iso = { ms: Number.NaN, text: "" };
+
+  /** Appends every group written behind, oldest first; throws (and keeps them) while the store fails. */
+  async #commitBehind(): Promise<void> {
+    for (let group = this.#behind.next(); group; group = this.#behind.next()) {
+      const refusal = await this.#appendDecided(group);
+      if (refusal) this.#behind.refused(group, refusal);
+      else this.#behind.stored(group);
+    }
+  }
+
+  /**
+   * Appends events already decided (and acted on): a conflict folds the others' events and
+   * appends them as they are, never decided again. Returns the store's refusal of them for
+   * good; a failure of the store itself is thrown.
+   */
+  async #appendDecided(group: readonly BehindEvent[]): Promise<AdapterError | null> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.store.append(this.streamId, group, this.#version);
+      if (result.ok) {
+        // Stored by an earlier attempt whose answer was lost, and folded since by a catch-up.
+        if (result.nextExpectedVersion > this.#version)
+          this.#stored(group, result.nextExpectedVersion, result.firstGlobalPosition, true);
+        return null;
+      }
+      if (result.error.code === "VERSION_CONFLICT") {
+        if (attempt < CONFLICT_RETRIES) {
+          await this.#catchUp();
+          continue;
+        }
+        // Retried later, like a store that is away.
+        throw new AdapterError(
+          "APPEND_REJECTED",
+          `stream ${this.streamId} kept moving (another writer appends to it)`,
+        );
+      }
+      return new AdapterError(
+        "APPEND_REJECTED",
+        `the event store refused ${group.length} event(s): ${result.error.code}: ${result.error.message}`,
+      );
+    }
+  }
+
+  /**
+   * Folds a stored batch. A group of call events (`oneState`) is folded into one new state
+   * before its events are told: nothing decides between them, and every state emitted is
+   * work for each view of the stream (the gateway's served list, per event).
+   */
+  #stored(
+    batch: readonly BehindEvent[],
+    next: number,
+    firstGlobal: number,
+    oneState = false,
+  ): void {
+    const first = this.#version + 1;
+    this.#version = next;
+    const told = batch.map(({ eventId, event }, i) => ({
+      streamId: this.streamId,
+      streamPosition: first + i,
+      globalPosition: firstGlobal + i,
+      eventId,
+      event,
+    }));
+    if (!oneState) {
+      for (const e of told) this.#fold(e);
+      return;
+    }
+    let state = this.state;
+    for (const { event } of batch) state = evolve(state, event);
+    this.#state.next(state);
+    for (const e of told) this.#events.next(e);
   }
 
   async #catchUp(): Promise<number> {
@@ -184,13 +336,15 @@ export class StreamWriter {
       });
       for (const stored of batch) {
         this.#version = stored.streamPosition;
+        // Our own group, stored by an attempt whose answer was lost: ours, not another process's.
+        const ours = this.#behind.claim(stored.eventId);
         this.#fold({
           streamId: stored.streamId,
           streamPosition: stored.streamPosition,
           globalPosition: stored.globalPosition,
           eventId: stored.eventId,
           event: stored.event,
-          external: true,
+          ...(ours ? {} : { external: true }),
         });
       }
       arrived += batch.length;

@@ -1,11 +1,7 @@
 // G1: @modelcontextprotocol/server-everything through the gateway behaves as it does
 // directly, for a real SDK client: progress, sampling and elicitation round trips, log
 // messages, resource read and subscribe updates, prompt get and completion. Over stdio (the
-// gateway as a program, the server over stdio) and over streamable HTTP (both hops HTTP).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+// gateway as a program, `toolledger serve`, the server over stdio) and over streamable HTTP (both hops HTTP).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -20,10 +16,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everything, type RunningHttpServer, startEverythingHttp } from "./_fixtures.js";
-import { type HttpGateway, serveGatewayHttp } from "./gateway.js";
+import type { HttpGateway } from "./gateway/gatewayOptions.js";
+import { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 import { openSession, type ToolledgerSession } from "./session.js";
+import { serveStdioTransport } from "./testing/serveCli.js";
 
-const gatewayMain = fileURLToPath(new URL("../dist/gatewayMain.js", import.meta.url));
 const SAMPLED = "a sampled reply from the test client's model";
 
 interface Observed {
@@ -78,9 +75,13 @@ async function until(what: string, done: () => boolean, ms = 15_000): Promise<vo
   }
 }
 
-/** The same session against whatever `transport` reaches (server-everything, directly or not). */
-async function observe(transport: Transport): Promise<Observed> {
+/**
+ * The same session against whatever `transport` reaches (server-everything, directly or not);
+ * `ready` resolves when what is behind the transport serves (a gateway's servers started).
+ */
+async function observe(transport: Transport, ready?: () => Promise<void>): Promise<Observed> {
   const { client, seen } = await connect(transport);
+  await ready?.();
   let progress = 0;
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
@@ -162,25 +163,25 @@ function expectTransparent(direct: () => Observed, through: () => Observed) {
 }
 
 describe("G1 transparency with server-everything over stdio", () => {
-  let dir: string;
   let direct: Observed;
   let through: Observed;
+  let remove = () => {};
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "toolledger-transparency-"));
-    const config = join(dir, "gateway.json");
-    writeFileSync(
-      config,
-      JSON.stringify({ extensions: [{ ...everything(), exposeUnprefixed: true }] }),
-    );
-    const stdio = (command: string, args: string[]) =>
-      new StdioClientTransport({ command, args, stderr: "pipe" });
     const server = everything();
-    direct = await observe(stdio(server.command, server.args ?? []));
-    through = await observe(stdio(process.execPath, [gatewayMain, config]));
+    direct = await observe(
+      new StdioClientTransport({
+        command: server.command,
+        args: server.args ?? [],
+        stderr: "pipe",
+      }),
+    );
+    const served = serveStdioTransport([{ ...everything(), exposeUnprefixed: true }]);
+    remove = served.remove;
+    through = await observe(served.transport, () => served.ready());
   }, 120_000);
 
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => remove());
 
   expectTransparent(
     () => direct,

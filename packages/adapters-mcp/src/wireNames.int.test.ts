@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { everything, shipped } from "./_fixtures.js";
 import type { ExtensionConfig } from "./extensionConfig.js";
+import { serveOverStdio } from "./testing/serveCli.js";
 
-// R14 through the real gateway process, read by the MCP SDK's own client: the issue's
-// ordinary config (server-everything under a long name) and a server with dotted names.
+// R14 through the real gateway process (`toolledger serve`), read by the MCP SDK's own
+// client: the issue's ordinary config (server-everything under a long name) and a server with
+// dotted names.
 
-const gatewayMain = fileURLToPath(new URL("../dist/gatewayMain.js", import.meta.url));
 const LONG = "companyinternaleverythingserverforintegrationtesting";
 const PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -21,21 +16,15 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function gateway(extensions: ExtensionConfig[], extra: Record<string, unknown> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "toolledger-wire-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const config = join(dir, "gateway.json");
-  writeFileSync(config, JSON.stringify({ extensions, deferral: { mode: "off" }, ...extra }));
-  const client = new Client({ name: "sdk-client", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [gatewayMain, config],
-      stderr: "pipe",
-    }),
-  );
-  cleanup.push(() => client.close());
-  return client;
+/** `serve` with deferral off; `outerPrefixBudget` is `--name-prefix <length>` (R14). */
+async function gateway(extensions: ExtensionConfig[], extra: { outerPrefixBudget?: number } = {}) {
+  const served = await serveOverStdio(extensions, [
+    "--deferral",
+    "off",
+    ...(extra.outerPrefixBudget ? ["--name-prefix", String(extra.outerPrefixBudget)] : []),
+  ]);
+  cleanup.push(() => served.close());
+  return served.client;
 }
 
 const textOf = (result: unknown) =>

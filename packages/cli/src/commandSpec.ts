@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { usageError } from "./cliError.js";
+import { closestNames } from "./closestNames.js";
 
 export interface OptionSpec {
   name: string;
@@ -9,6 +10,8 @@ export interface OptionSpec {
   value?: string;
   /** May be given more than once. */
   multiple?: boolean;
+  /** Other long names accepted for it (an earlier spelling), shown in help. */
+  aliases?: readonly string[];
   description: string;
 }
 
@@ -59,7 +62,7 @@ export const CONFIG_OPTION: OptionSpec = {
   short: "c",
   value: "<file>",
   description:
-    "MCP servers: Claude Desktop / Cursor JSON (`mcpServers`) or goose config.yaml (`extensions:`)",
+    "MCP servers: Claude Desktop / Cursor JSON (`mcpServers`), VS Code's mcp.json (`servers`) or goose config.yaml (`extensions:`) (default: $TOOLLEDGER_CONFIG, else goose's own $XDG_CONFIG_HOME/goose/config.yaml or ~/.config/goose/config.yaml when it exists)",
 };
 
 export const DEFERRAL_OPTIONS: readonly OptionSpec[] = [
@@ -95,14 +98,28 @@ export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Pa
       ...(o.short === undefined ? {} : { short: o.short }),
       ...(o.multiple ? { multiple: true } : {}),
     };
+    for (const alias of o.aliases ?? [])
+      options[alias] = { type: o.type, ...(o.multiple ? { multiple: true } : {}) };
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw usageError(`${spec.name}: ${describeParseError(error)}`, spec.name);
+    throw usageError(
+      `${spec.name}: ${describeParseError(error)}${suggestOption(spec, error)}`,
+      spec.name,
+    );
   }
   const values = parsed.values as ParsedArgs["values"];
+  for (const o of spec.options) {
+    for (const alias of o.aliases ?? []) {
+      if (values[alias] === undefined) continue;
+      if (values[o.name] !== undefined)
+        throw usageError(`${spec.name}: --${alias} is --${o.name}; give it once`, spec.name);
+      values[o.name] = values[alias];
+      delete values[alias];
+    }
+  }
   if (values.help === true) return { values, positionals: parsed.positionals };
   const required = spec.positionals.filter((p) => p.required);
   if (parsed.positionals.length < required.length) {
@@ -114,6 +131,16 @@ export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Pa
     throw usageError(`${spec.name}: unexpected argument ${JSON.stringify(extra[0])}`, spec.name);
   }
   return { values, positionals: parsed.positionals };
+}
+
+/** `; did you mean --json?` for an unknown long option close to one of the command's. */
+function suggestOption(spec: CommandSpec, error: unknown): string {
+  if ((error as { code?: unknown }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return "";
+  const given = /'--([^'=]+)/.exec((error as Error).message)?.[1];
+  if (given === undefined) return "";
+  const names = [...spec.options, HELP_OPTION].flatMap((o) => [o.name, ...(o.aliases ?? [])]);
+  const close = closestNames(given, names);
+  return close.length > 0 ? `; did you mean ${close.map((n) => `--${n}`).join(" or ")}?` : "";
 }
 
 function describeParseError(error: unknown): string {
@@ -170,7 +197,7 @@ export function renderHelp(spec: CommandSpec, bold: (s: string) => string = (s) 
   lines.push("", bold("Options:"));
   const opts = [...spec.options, HELP_OPTION].map((o) => ({
     flag: `${o.short ? `-${o.short}, ` : "    "}--${o.name}${o.value ? ` ${o.value}` : ""}`,
-    description: o.description,
+    description: `${o.description}${o.aliases?.length ? ` (also ${o.aliases.map((a) => `--${a}`).join(", ")})` : ""}`,
   }));
   const w = Math.max(...opts.map((o) => o.flag.length));
   for (const o of opts) lines.push(`  ${o.flag.padEnd(w)}  ${o.description}`);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { CLI, cleanEnv, REPO, runCli, tempDir } from "./_testing/spawnCli.js";
@@ -52,13 +52,28 @@ describe("the commands the demo prints", () => {
     }
   }, 120_000);
 
-  test("say `toolledger …` once the documented one-liner put it on the PATH", async () => {
+  test("say `toolledger …` once the README's one-liner, run as printed on a fresh HOME, put it on the PATH", async () => {
     const dir = tempDir();
-    const bin = join(dir, "bin");
-    mkdirSync(bin);
-    // The README's one-liner, into a PATH directory of the test's own.
-    symlinkSync(join(REPO, "packages", "cli", "bin", "toolledger"), join(bin, "toolledger"));
+    const home = join(dir, "home");
+    mkdirSync(home);
+    const bin = join(home, ".local", "bin");
     const env = cleanEnv(dir, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    // Each README's line that links the launcher, run from the repository root as written.
+    for (const readme of ["README.md", join("packages", "cli", "README.md")]) {
+      const lines = readFileSync(join(REPO, readme), "utf8")
+        .split("\n")
+        .filter((l) => l.includes("ln -s") && l.includes("~/.local/bin"));
+      expect(lines, readme).toHaveLength(1);
+      for (const line of lines) {
+        const r = runPrinted(line, REPO, env);
+        expect(r.status, `${readme}: ${line}\n${r.stderr}`).toBe(0);
+        // Run twice (a second clone, a re-run of the quick start): still fine.
+        expect(runPrinted(line, REPO, env).status, line).toBe(0);
+      }
+    }
+    expect(realpathSync(join(bin, "toolledger"))).toBe(
+      realpathSync(join(REPO, "packages", "cli", "bin", "toolledger")),
+    );
     const demo = await runCli(["demo"], { cwd: dir, env, timeoutMs: 60_000 });
     expect(demo.code, demo.stderr).toBe(0);
     const printed = demo.stdout

@@ -10,8 +10,11 @@ import {
 /** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
 export interface SessionRow {
   session: string;
-  /** `pins`: the pins ledger (P4), one per database. */
-  kind: "conversation" | "registry" | "legacy" | "pins";
+  /**
+   * `pins`: the pins ledger (P4), one per database. `damaged`: its events cannot all be read
+   * back (a damaged database file); see `damaged`.
+   */
+  kind: "conversation" | "registry" | "legacy" | "pins" | "damaged";
   events: number;
   /** When it happened: its first and last events' own times (`at`), else when they were stored. */
   startedAt: string;
@@ -34,6 +37,8 @@ export interface SessionRow {
   source: string | null;
   /** An imported sub-agent's parent conversation. */
   parent: string | null;
+  /** Why its events cannot be read (only on a `damaged` row). */
+  damaged?: string;
 }
 
 /** Reads what a stream is from its own events (a conversation's are folded without its registry). */
@@ -125,4 +130,39 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
     source: imported.source,
     parent: imported.parent,
   };
+}
+
+/**
+ * `describeSession`, or for a stream whose events cannot be read back from a damaged file
+ * (STORE_CORRUPT), a `damaged` row saying why, so that listing a damaged database shows
+ * every session instead of failing on the first bad one.
+ */
+export async function describeSessionOrDamage(
+  store: EventStore,
+  s: SessionSummary,
+): Promise<SessionRow> {
+  try {
+    return await describeSession(store, s);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "STORE_CORRUPT") throw error;
+    return {
+      session: s.sessionId,
+      kind: "damaged",
+      events: s.eventCount,
+      startedAt: s.firstRecordedAt,
+      endedAt: s.lastRecordedAt,
+      firstRecordedAt: s.firstRecordedAt,
+      lastRecordedAt: s.lastRecordedAt,
+      client: null,
+      transport: null,
+      host: null,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: null,
+      source: null,
+      parent: null,
+      damaged: (error as Error).message,
+    };
+  }
 }

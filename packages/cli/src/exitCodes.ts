@@ -17,6 +17,8 @@ export const EXIT = {
   conflict: 5,
   /** An MCP server failed to start, answer or serve, a port could not be bound, or the database server is unreachable. */
   serverFailure: 6,
+  /** `toolledger doctor` found something that does not work (each finding says what to do). */
+  unhealthy: 7,
   /** Stopped by the user (Ctrl-C, SIGTERM), as shells expect. */
   interrupted: 130,
 } as const;
@@ -54,6 +56,11 @@ export const EXIT_CODE_TABLE: readonly { code: ExitCode; name: ExitCodeName; mea
     name: "serverFailure",
     meaning:
       "an MCP server failed to start or answer, a port could not be bound, or the PostgreSQL server is unreachable",
+  },
+  {
+    code: EXIT.unhealthy,
+    name: "unhealthy",
+    meaning: "toolledger doctor found a problem (each printed with what to do)",
   },
   { code: EXIT.interrupted, name: "interrupted", meaning: "stopped by Ctrl-C or SIGTERM" },
 ];

@@ -1,6 +1,7 @@
 import { ENABLE_TOOLS_NAME, resolveTool } from "@toolledger/core";
 import { callHistory, callsReason } from "./explain/callHistory.js";
 import { deferredCallsReason } from "./explain/callsWhileDeferred.js";
+import { tasksReason } from "./explain/callTasks.js";
 import { explainEnableTools } from "./explain/explainEnableTools.js";
 import { explainRegisteredTool } from "./explain/explainRegisteredTool.js";
 import { explainUnregisteredTool } from "./explain/explainUnregisteredTool.js";
@@ -27,6 +28,8 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
       ? explainEnableTools(entries)
       : explainRegistryTool(entries, name);
   explanation.calls = callHistory(entries, explanation.publicName);
+  const tasks = tasksReason(explanation.calls);
+  if (tasks) explanation.reasons.push(tasks);
   const calls = callsReason(explanation.calls);
   if (calls) {
     explanation.reasons.push(calls);

@@ -96,6 +96,17 @@ export function formatChange(c: Change, style: Style): string {
       const what = c.name === "" ? `call ${c.callId.slice(0, 8)}` : c.name;
       return `${mark} ${what} ${c.outcome}${c.reason ? ` (${c.reason})` : ""} in ${formatMs(c.durationMs)}${c.error ? `: ${oneLine(c.error)}` : ""}`;
     }
+    case "task_created":
+      return `task ${c.taskId.slice(0, 8)} created for ${c.name ?? "a call"} ${style.dim(`(${c.callId.slice(0, 8)})`)}, run by ${c.runner === "server" ? "its server" : "the gateway"}${c.requested ? "" : " on the client's behalf (a plain call of a tool that requires a task)"}${c.ttlMs === null ? "" : `, kept ${formatDuration(c.ttlMs)}`}`;
+    case "task_status": {
+      const mark =
+        c.status === "completed"
+          ? style.green("✓")
+          : c.status === "working" || c.status === "input_required"
+            ? "·"
+            : style.red("✗");
+      return `${mark} task ${c.taskId.slice(0, 8)} ${c.status.replaceAll("_", " ")}${c.message ? `: ${oneLine(c.message)}` : ""}${c.from && c.forMs !== null ? style.dim(` (after ${formatDuration(c.forMs)} ${c.from.replaceAll("_", " ")})`) : ""}`;
+    }
     case "no_change":
       return style.dim("no change");
     default: {
@@ -103,6 +114,13 @@ export function formatChange(c: Change, style: Style): string {
       return unreachable;
     }
   }
+}
+
+/** A task's durations run to minutes: seconds past one. */
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.round(ms / 60_000)} min`;
 }
 
 function formatMs(ms: number): string {

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -25,16 +25,38 @@ describe("install, then the host starts what install wrote", () => {
     const original = readFileSync(file);
     const env = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
     const db = join(dir, "gateway.db");
+    // This checkout's launcher, given as --command (left out, install would write npx: a
+    // source checkout may move; the installed package's own path is release.e2e's to prove).
+    const launcher = join(REPO, "packages", "cli", "bin", "toolledger");
     const installed = await runCli(
-      ["install", "cursor", "--file", file, "--db", db, "--deferral", "lookup", "--yes"],
+      [
+        "install",
+        "cursor",
+        "--file",
+        file,
+        "--db",
+        db,
+        "--deferral",
+        "lookup",
+        "--command",
+        launcher,
+        "--yes",
+      ],
       { cwd: dir, env },
     );
     expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain(`the host starts ${launcher} (--command, toolledger `);
     const entry = (
       JSON.parse(readFileSync(file, "utf8")) as {
         mcpServers: { toolledger: { command: string; args: string[] } };
       }
     ).mcpServers.toolledger;
+    expect(entry.command).toBe(launcher);
+    expect(entry.args.slice(0, 1).concat(entry.args.slice(-2))).toEqual([
+      "serve",
+      "--deferral",
+      "lookup",
+    ]);
 
     // As Cursor would: the entry's command and args, the user's environment; it lists again
     // on every tools/list_changed, as servers that start later join.
@@ -94,5 +116,47 @@ describe("install, then the host starts what install wrote", () => {
     });
     expect(uninstalled.code, uninstalled.stderr).toBe(0);
     expect(readFileSync(file)).toEqual(original);
+  }, 120_000);
+});
+
+describe("uninstall after the client's config was edited (issue 20)", () => {
+  test("keeps the edits, says where the pre-install config went, and the next install is not refused", async () => {
+    const dir = tempDir();
+    const folder = join(dir, "project", ".cursor");
+    const file = join(folder, "mcp.json");
+    mkdirSync(folder, { recursive: true });
+    cpSync(join(REPO, "packages", "cli", "fixtures", "cursor", ".cursor", "mcp.json"), file);
+    const original = readFileSync(file);
+    const env = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
+    const run = (args: string[]) => runCli(args, { cwd: dir, env });
+    expect((await run(["install", "cursor", "--file", file, "--yes"])).code).toBe(0);
+    // The user adds a server in Cursor while toolledger is installed.
+    const edited = JSON.parse(readFileSync(file, "utf8")) as {
+      mcpServers: Record<string, unknown>;
+    };
+    edited.mcpServers.added_later = { command: "added" };
+    writeFileSync(file, JSON.stringify(edited, null, 2));
+
+    const uninstalled = await run(["uninstall", "cursor", "--file", file, "--yes"]);
+    expect(uninstalled.code, uninstalled.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(file, "utf8")) as { mcpServers: Record<string, unknown> };
+    expect(Object.keys(after.mcpServers)).toContain("added_later");
+    expect(Object.keys(after.mcpServers)).not.toContain("toolledger");
+    expect(existsSync(`${file}.toolledger-backup`)).toBe(false);
+    const kept = readdirSync(folder).filter((n) => n.startsWith("mcp.json.toolledger-backup-"));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(folder, kept[0]!))).toEqual(original);
+    expect(uninstalled.stderr).toContain(
+      `kept ${file} as it was before install in ${join(folder, kept[0]!)} (your edits since install are in ${file})`,
+    );
+
+    const again = await run(["install", "cursor", "--file", file, "--yes"]);
+    expect(again.code, again.stderr).toBe(0);
+    const reinstalled = JSON.parse(readFileSync(file, "utf8")) as {
+      mcpServers: Record<string, unknown>;
+    };
+    expect(Object.keys(reinstalled.mcpServers)).toContain("toolledger");
+    expect((await run(["uninstall", "cursor", "--file", file, "--yes"])).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(after);
   }, 120_000);
 });

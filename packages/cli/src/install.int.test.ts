@@ -66,17 +66,20 @@ describe.each(CASES)("install / uninstall $client", ({ client, fixture, moved, k
     const entries = readServerEntries(after, spec.format);
     expect(entries.map((e) => e.name)).toEqual([...kept, GATEWAY_ENTRY_NAME]);
     const gateway = entries.at(-1)?.value as { command?: string; cmd?: string; args: string[] };
-    expect(gateway.command ?? gateway.cmd).toBe(process.execPath);
-    expect(gateway.args.slice(1, 3)).toEqual(["serve", "--config"]);
-    expect(gateway.args.slice(4)).toEqual(["--db", db, "--deferral", "lookup"]);
-    expect(gateway.args[0]).toBe(join(REPO, "packages", "cli", "dist", "main.js"));
+    // Run from this checkout, install writes no path into it: npx with the major pinned.
+    expect(gateway.command ?? gateway.cmd).toBe("npx");
+    expect(gateway.args.slice(0, 4)).toEqual(["-y", "toolledger@0.0", "serve", "--config"]);
+    expect(gateway.args.slice(5)).toEqual(["--db", db, "--deferral", "lookup"]);
+    expect(JSON.stringify(entries)).not.toContain(REPO);
+    expect(stderr()).toContain("the host starts npx -y toolledger@0.0");
+    expect(stderr()).toContain(`runs from a source checkout (${join(REPO, "packages", "cli")})`);
     // The diff came first, on stdout.
     expect(stdout()).toContain(`--- ${file}`);
     expect(stdout()).toMatch(/\n\+.*toolledger/);
     expect(readFileSync(`${file}.toolledger-backup`)).toEqual(original);
 
     // The servers file holds exactly the moved servers, read with the same effect as before.
-    const serversFile = gateway.args[3] as string;
+    const serversFile = gateway.args[4] as string;
     const serversText = readFileSync(serversFile, "utf8");
     const before = settings(file, original.toString("utf8"));
     expect(settings(serversFile, serversText)).toEqual(
@@ -153,6 +156,10 @@ describe("install safety", () => {
       "remote",
       "behind_gateway",
     ]);
-    expect(existsSync(`${file}.toolledger-backup`)).toBe(true);
+    // The pre-install config is kept under a name of its own, not where install looks.
+    expect(existsSync(`${file}.toolledger-backup`)).toBe(false);
+    expect(stderr()).toMatch(
+      /kept .* as it was before install in .*\.toolledger-backup-\d{8}-\d{6}/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import type { DeferralConfig } from "@toolledger/core";
 import type { Deps } from "./deps.js";
-import { loadConfig, resolveConfigPath } from "./loadConfig.js";
+import { CONFIG_ENV, loadConfig, resolveConfigPath } from "./loadConfig.js";
+import { createOutput } from "./output.js";
 import { resolveDeferral } from "./resolveDeferral.js";
 import type { LoadedConfig } from "./serverConfig.js";
 
@@ -13,14 +14,22 @@ export interface ServerSetupFlags {
 /**
  * The MCP servers to connect to and the deferral to serve them with, as `serve`, `tools` and
  * `explain --config` read them: the config file by the location rules, deferral by flag, then
- * environment, then the config file's `GOOSE_*` keys.
+ * environment, then the config file's `GOOSE_*` keys. Without --config or TOOLLEDGER_CONFIG
+ * that is goose's own config.yaml, which it says on stderr: nobody should be surprised by
+ * which servers start.
  */
 export function loadServerSetup(
   flags: ServerSetupFlags,
   deps: Deps,
   command: string,
 ): { config: LoadedConfig; deferral: DeferralConfig } {
-  const config = loadConfig(resolveConfigPath(flags.config, deps.env, deps.home, deps.cwd), deps);
+  const file = resolveConfigPath(flags.config, deps.env, deps.home, deps.cwd);
+  if ((flags.config ?? "") === "" && (deps.env[CONFIG_ENV] ?? "") === "") {
+    createOutput(deps).note(
+      `toolledger: no --config given: reading goose's config ${file} (pass --config <file> or set ${CONFIG_ENV} for another)`,
+    );
+  }
+  const config = loadConfig(file, deps);
   const deferral = resolveDeferral(
     { deferral: flags.deferral, alwaysLoad: flags.alwaysLoad },
     deps.env,

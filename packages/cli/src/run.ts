@@ -1,7 +1,9 @@
 import { usageError } from "./cliError.js";
+import { closestNames } from "./closestNames.js";
 import type { CommandSpec } from "./commandSpec.js";
 import { auditSpec } from "./commands/auditSpec.js";
 import { demoSpec } from "./commands/demoSpec.js";
+import { doctorSpec } from "./commands/doctorSpec.js";
 import { explainSpec } from "./commands/explainSpec.js";
 import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
@@ -57,6 +59,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
   { spec: rejectSpec, load: async () => (await import("./commands/review.js")).rejectCommand },
   { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
   { spec: pruneSpec, load: async () => (await import("./commands/prune.js")).pruneCommand },
+  { spec: doctorSpec, load: async () => (await import("./commands/doctor.js")).doctorCommand },
 ];
 
 /**
@@ -93,7 +96,10 @@ async function dispatch(name: string, args: readonly string[], deps: Deps): Prom
   if (!command) {
     if (name.startsWith("-"))
       throw usageError(`unknown option ${name} (options go after the command)`);
-    const close = COMMANDS.map((c) => c.spec.name).filter((n) => n.startsWith(name.slice(0, 2)));
+    const close = closestNames(
+      name,
+      COMMANDS.map((c) => c.spec.name),
+    );
     throw usageError(
       `unknown command ${JSON.stringify(name)}${close.length > 0 ? `; did you mean ${close.join(" or ")}?` : ""}`,
     );

@@ -87,6 +87,10 @@ function reportStatus(host: ToolledgerHost, s: ExtensionStatus, o: Output): void
     o.note(
       `toolledger: ${s.name} is ready (${tools} tool(s))${s.attempts > 1 ? ` after ${s.attempts} attempts` : ""}`,
     );
+    // R9: a tool the server listed and the gateway cannot serve is said, with its reason.
+    for (const d of host.diagnostics())
+      if (d.kind === "rejected_tool" && d.extension === s.key)
+        o.note(`${o.err.yellow("warning:")} ${d.message}`);
   } else if (s.phase === "retrying") {
     const wait = s.nextAttemptAt ? Math.max(0, Date.parse(s.nextAttemptAt) - Date.now()) : 0;
     o.note(

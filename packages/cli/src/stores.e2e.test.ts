@@ -2,9 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { ExtensionConnection } from "@toolledger/adapters-mcp";
-import { findPostgresBinaries, startThrowawayCluster } from "@toolledger/store-postgres/testing";
 import { describeWithPostgres, uniqueSchema } from "@toolledger/store-postgres/vitest";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import { eventually, type ServeProcess, startServeHttp } from "./_testing/startServe.js";
 import { describeEachStore } from "./_testing/testDatabases.js";
@@ -212,63 +211,4 @@ describeEachStore("many gateway hosts on one database", (database) => {
   });
 });
 
-const binaries = findPostgresBinaries();
-
-// Its own server (the shared one is never stopped): a gateway on PostgreSQL while it restarts.
-(binaries === null ? describe.skip : describe)(
-  `serve while its PostgreSQL server restarts${binaries === null ? " (skipped: no PostgreSQL server binaries to run a server of its own)" : ""}`,
-  () => {
-    test("a call while the server is down fails with a clear error naming the server without its password; the next calls work", async () => {
-      const cluster = await startThrowawayCluster();
-      const password = new URL(cluster.url).password;
-      const dir = tempDir();
-      const config = join(dir, "mcp.json");
-      writeFileSync(
-        config,
-        JSON.stringify({
-          mcpServers: {
-            calculator: { command: process.execPath, args: [join(SERVERS, "calculator.js")] },
-          },
-        }),
-      );
-      let serve: ServeProcess | undefined;
-      let client: ExtensionConnection | undefined;
-      try {
-        serve = await startServeHttp(["--config", config, "--db", cluster.url], dir);
-        client = await ExtensionConnection.connect(
-          { type: "streamable_http", name: "calc", url: serve.url },
-          { clientInfo: { name: "probe", version: "1.0.0" }, connectTimeoutMs: 20_000 },
-        );
-        const call = async () => {
-          try {
-            const r = await client!.callTool(
-              "calculator__calculate",
-              { expression: "6*7" },
-              { timeoutMs: 10_000 },
-            );
-            return JSON.stringify(r.content);
-          } catch (error) {
-            return `error: ${(error as Error).message}`;
-          }
-        };
-        expect(await call()).toContain("6*7 = 42");
-        await cluster.stop("fast");
-        const down = await call();
-        expect(down).toMatch(/^error: /);
-        expect(down).toContain("127.0.0.1");
-        expect(down).toContain("toolledger:***@");
-        expect(down).not.toContain(password);
-        await cluster.start();
-        await eventually(
-          async () => (await call()).includes("6*7 = 42"),
-          "a call after the restart",
-        );
-        expect(serve.stderr()).not.toContain(password);
-      } finally {
-        await client?.close();
-        await serve?.stop();
-        await cluster.remove();
-      }
-    }, 120_000);
-  },
-);
+// A gateway on PostgreSQL while the server restarts or stops: storeRestart.e2e.test.ts.

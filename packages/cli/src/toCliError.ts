@@ -35,6 +35,17 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string") {
+      if (error.name === "EventStoreError" && code === "STORE_READ_ONLY") {
+        return new CliError("badInput", error.message, {
+          cause: error,
+          hint: "a writing command needs a database it can write: pass --db <a file in a writable folder, or a PostgreSQL primary> (or set TOOLLEDGER_DB); sessions, replay, audit, explain, export and view still read this one",
+        });
+      }
+      if (error.name === "EventStoreError" && code === "SCHEMA_TOO_NEW")
+        return new CliError("badInput", error.message, {
+          cause: error,
+          hint: "a newer toolledger wrote it: upgrade this one (npm i -g toolledger; `toolledger --version` shows which you have), or open it with the toolledger that wrote it; nothing was changed",
+        });
       if (error.name === "EventStoreError" && STORE_CODES[code])
         return new CliError(STORE_CODES[code], error.message, { cause: error });
       if (error.name === "AdapterError" && ADAPTER_CODES[code])
@@ -65,7 +76,7 @@ export function toCliError(error: unknown): CliError {
         `the SQLite driver's native module cannot be loaded: ${firstLine(error.message)}`,
         {
           cause: error,
-          hint: "run `pnpm install` at the workspace root to build better-sqlite3 for this Node version",
+          hint: "run `toolledger doctor`: it says how to build better-sqlite3 for this Node (in a source checkout, `pnpm install`)",
         },
       );
     }

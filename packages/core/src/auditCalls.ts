@@ -1,5 +1,29 @@
 import type { StoredEvent } from "./eventStore.js";
 import type { CallOutcome } from "./events.js";
+import type { TaskRunner, TaskStatus } from "./tasks/taskEvents.js";
+
+/** C6: one status of a call's task, and how long the task stayed in it. */
+export interface TaskLifecycleStep {
+  status: TaskStatus;
+  message: string | null;
+  at: string | null;
+  position: number;
+  /** Until the next status; null for the last one. */
+  durationMs: number | null;
+}
+
+/** C6: the task a call became (task-augmented, or made for a tool that requires one). */
+export interface CallTaskAudit {
+  taskId: string;
+  runner: TaskRunner;
+  /** False: the gateway made it for a plain call; the client never saw it. */
+  requested: boolean;
+  upstreamTaskId: string | null;
+  /** Its latest status. */
+  status: TaskStatus;
+  /** Every status from its creation (`working`) on. */
+  lifecycle: TaskLifecycleStep[];
+}
 
 /** C4: one tool call as the audit reports it. */
 export interface CallAuditRecord {
@@ -19,6 +43,8 @@ export interface CallAuditRecord {
   durationMs: number | null;
   started: { position: number; at: string | null; recordedAt: string };
   finished: { position: number; at: string | null; recordedAt: string } | null;
+  /** C6: the call's task, when it became one. */
+  task: CallTaskAudit | null;
 }
 
 export interface CallAuditFilter {
@@ -38,6 +64,9 @@ export function auditCalls(
 ): CallAuditRecord[] {
   const records: CallAuditRecord[] = [];
   const open = new Map<string, CallAuditRecord>();
+  /** C6: every call by its stream and id, and every task by its stream and id. */
+  const byCall = new Map<string, CallAuditRecord>();
+  const byTask = new Map<string, CallTaskAudit>();
   const clients = new Map<string, string>();
   const from = filter.from?.getTime() ?? null;
   const to = filter.to?.getTime() ?? null;
@@ -66,9 +95,46 @@ export function auditCalls(
         durationMs: null,
         started: point,
         finished: null,
+        task: null,
       };
       open.set(`${stored.streamId}\n${e.callId}`, record);
+      byCall.set(`${stored.streamId}\n${e.callId}`, record);
       records.push(record);
+    } else if (e.type === "TaskCreated") {
+      const record = byCall.get(`${stored.streamId}\n${e.callId}`);
+      if (!record) continue;
+      record.task = {
+        taskId: e.taskId,
+        runner: e.runner,
+        requested: e.requested,
+        upstreamTaskId: e.upstreamTaskId,
+        status: "working",
+        lifecycle: [
+          {
+            status: "working",
+            message: null,
+            at: point.at,
+            position: point.position,
+            durationMs: null,
+          },
+        ],
+      };
+      byTask.set(`${stored.streamId}\n${e.taskId}`, record.task);
+    } else if (e.type === "TaskStatusChanged") {
+      const task = byTask.get(`${stored.streamId}\n${e.taskId}`);
+      if (!task) continue;
+      const last = task.lifecycle.at(-1)!;
+      const from = last.at === null ? Number.NaN : Date.parse(last.at);
+      const to = point.at === null ? Number.NaN : Date.parse(point.at);
+      if (Number.isFinite(from) && Number.isFinite(to)) last.durationMs = Math.max(0, to - from);
+      task.status = e.status;
+      task.lifecycle.push({
+        status: e.status,
+        message: e.message,
+        at: point.at,
+        position: point.position,
+        durationMs: null,
+      });
     } else if (e.type === "ToolCallFinished") {
       const key = `${stored.streamId}\n${e.callId}`;
       const record = open.get(key);

@@ -42,6 +42,9 @@ export type CheckCallResult =
       };
     };
 
+/** Why a call may not be made now, as the model is told it (close names, what to enable). */
+export type CallRefusal = Extract<CheckCallResult, { ok: false }>["error"];
+
 /**
  * R13 + D3 + D9 + P2: may the model call `name` now? Resolves the owner and raw name; refuses
  * app-only tools and deferred tools that are not enabled, and a name of an extension that

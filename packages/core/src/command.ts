@@ -18,6 +18,7 @@ import {
   RejectDefinitionsCommandSchema,
   SetPinPolicyCommandSchema,
 } from "./pinning/pinCommands.js";
+import { TASK_COMMAND_SCHEMAS } from "./tasks/taskEvents.js";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "./wireName.js";
 
 /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
@@ -257,6 +258,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   RejectDefinitionsCommandSchema,
   CarryPinsCommandSchema,
   MirrorPinsCommandSchema,
+  ...TASK_COMMAND_SCHEMAS,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

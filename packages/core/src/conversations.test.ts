@@ -60,6 +60,30 @@ describe("C4 calls are events, refusals carry their reason", () => {
     expect((hidden as { error: string }).error).not.toContain("hidden");
   });
 
+  it("C4: a refused call's decision carries the refusal as the model is told it (code, message, close names), the finish its reason", () => {
+    const unknown = decide(h.state, {
+      type: "StartCall",
+      callId: "r1",
+      name: "github__create_isue",
+    });
+    expect(unknown).toMatchObject({
+      ok: true,
+      refusal: {
+        code: "UNKNOWN_TOOL",
+        name: "github__create_isue",
+        suggestions: expect.arrayContaining(["github__create_issue"]),
+      },
+    });
+    if (!unknown.ok) throw new Error(unknown.error.message);
+    expect(unknown.events[1]).toMatchObject({ error: unknown.refusal?.message });
+    // R8: a hidden tool is recorded as HIDDEN_TOOL; the model is told it is unknown.
+    const hidden = decide(h.state, { type: "StartCall", callId: "r2", name: "_vault__read" });
+    expect(hidden).toMatchObject({ refusal: { code: "UNKNOWN_TOOL" } });
+    expect(hidden.ok && hidden.events[1]).toMatchObject({ reason: "HIDDEN_TOOL" });
+    const allowed = decide(h.state, { type: "StartCall", callId: "r3", name: "enable_tools" });
+    expect(allowed.ok && "refusal" in allowed).toBe(false);
+  });
+
   it("D3: an app-only tool is refused as APP_ONLY_TOOL", () => {
     const [, finished] = refusal("github__panel");
     expect(finished).toMatchObject({ outcome: "refused", reason: "APP_ONLY_TOOL" });

@@ -327,9 +327,17 @@ describe("E6 decide is total over arbitrary input", () => {
       DenyEnableTools: [{ type: "DenyEnableTools", callId: "c3", reason: "the user said no" }],
       StartCall: [
         { type: "StartCall", callId: "k1", name: "github__create_issue", arguments: { a: [1] } },
+        { type: "StartCall", callId: "k2", name: "github__create_issue" },
       ],
       FinishCall: [
         { type: "FinishCall", callId: "k1", outcome: "ok", durationMs: 3.5, result: { ok: true } },
+      ],
+      CreateTask: [
+        { type: "CreateTask", callId: "k2", taskId: "t1", runner: "server", upstreamTaskId: "u1" },
+      ],
+      ChangeTaskStatus: [
+        { type: "ChangeTaskStatus", taskId: "t1", status: "input_required", message: "which?" },
+        { type: "ChangeTaskStatus", taskId: "t1", status: "completed", result: { n: -0 } },
       ],
       Compact: [{ type: "Compact" }],
       Clear: [{ type: "Clear" }],
@@ -459,6 +467,8 @@ describe("E6 decide is total over arbitrary input", () => {
       "DenyEnableTools",
       "StartCall",
       "FinishCall",
+      "CreateTask",
+      "ChangeTaskStatus",
       "InvalidateTools",
       "RecordFetchFailure",
       "Compact",

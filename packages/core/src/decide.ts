@@ -8,6 +8,7 @@ import { decideDeferral } from "./deferral/decideDeferral.js";
 import { decidePinning } from "./pinning/decidePinning.js";
 import { decideRegistry } from "./registry/decideRegistry.js";
 import type { State } from "./state.js";
+import { decideTasks } from "./tasks/decideTasks.js";
 
 export type { CommandError, CommandErrorCode, Decision } from "./decider/decision.js";
 
@@ -47,6 +48,9 @@ export function decide(state: State, input: Command): Decision {
     case "ResumeConversation":
     case "CloseConversation":
       return decideConversation(state, command, at);
+    case "CreateTask":
+    case "ChangeTaskStatus":
+      return decideTasks(state, command, at);
     case "StartCall":
     case "FinishCall":
       return decideCalls(state, command, at);

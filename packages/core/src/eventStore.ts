@@ -83,7 +83,9 @@ export type EventStoreErrorCode =
   /** The database server cannot be reached or dropped the connection (retry: ids make appends idempotent). */
   | "STORE_UNAVAILABLE"
   /** Opened for reading where no event store exists (nothing was created). */
-  | "STORE_NOT_FOUND";
+  | "STORE_NOT_FOUND"
+  /** The store cannot be written: opened read-only, or its file, folder or server refuses writes. */
+  | "STORE_READ_ONLY";
 
 /** Infrastructure failure of a store, checked by `code`. */
 export class EventStoreError extends Error {

@@ -11,6 +11,7 @@ import {
   PinPolicySetSchema,
   PinsCarriedSchema,
 } from "./pinning/pinEvents.js";
+import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
 export { EVENT_SCHEMA_VERSION };
 
@@ -408,6 +409,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   DefinitionsRestoredSchema,
   DefinitionsApprovedSchema,
   DefinitionsRejectedSchema,
+  ...TASK_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];

@@ -7,6 +7,7 @@ import { evolveImported } from "./imported/evolveImported.js";
 import { evolvePinning } from "./pinning/evolvePinning.js";
 import { evolveRegistry } from "./registry/evolveRegistry.js";
 import type { State } from "./state.js";
+import { evolveTasks } from "./tasks/evolveTasks.js";
 
 /**
  * The reducer (E2): pure and total. It folds what was decided and never re-validates;
@@ -51,6 +52,9 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "DefinitionsApproved":
     case "DefinitionsRejected":
       return evolvePinning(state, event);
+    case "TaskCreated":
+    case "TaskStatusChanged":
+      return evolveTasks(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;

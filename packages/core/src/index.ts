@@ -3,7 +3,9 @@ export {
   CALL_AUDIT_CSV_COLUMNS,
   type CallAuditFilter,
   type CallAuditRecord,
+  type CallTaskAudit,
   formatCallAuditCsv,
+  type TaskLifecycleStep,
 } from "./auditCalls.js";
 export {
   type AuditPoint,
@@ -29,7 +31,12 @@ export {
   resourceOwner,
   templatePattern,
 } from "./catalog.js";
-export { type BuiltinCall, type CheckCallResult, checkCall } from "./checkCall.js";
+export {
+  type BuiltinCall,
+  type CallRefusal,
+  type CheckCallResult,
+  checkCall,
+} from "./checkCall.js";
 export {
   type Classification,
   classifyTool,
@@ -81,6 +88,7 @@ export {
   unknownAlwaysLoad,
 } from "./diagnostics.js";
 export { downExtension } from "./downExtension.js";
+export { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "./eventCatalog.js";
 export {
   decodeRowEvent,
   type EventDataRow,
@@ -361,6 +369,26 @@ export {
   sleep,
   subscribe,
 } from "./subscribe.js";
+export {
+  type TaskCreated,
+  TaskCreatedSchema,
+  type TaskEvent,
+  type TaskRunner,
+  TaskRunnerSchema,
+  type TaskStatus,
+  type TaskStatusChanged,
+  TaskStatusChangedSchema,
+  TaskStatusSchema,
+  TERMINAL_TASK_STATUSES,
+} from "./tasks/taskEvents.js";
+export {
+  findTask,
+  NO_TASKS,
+  OPEN_TASK_LIMIT,
+  TASK_HISTORY_LIMIT,
+  type TaskRecord,
+  type TaskSummary,
+} from "./tasks/taskSummary.js";
 export {
   fitsWire,
   MAX_WIRE_NAME_LENGTH,

@@ -13,6 +13,7 @@ import type {
   PendingRequest,
 } from "./events.js";
 import type { ExtensionPins } from "./pinning/pinState.js";
+import { NO_TASKS, type TaskSummary } from "./tasks/taskSummary.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
@@ -222,6 +223,8 @@ export interface State {
   calls: CallSummary;
   /** P1–P6: pinned definitions per extension key (the pins ledger, carried into a registry). */
   pinning: Dict<ExtensionPins>;
+  /** C6: the bounded task summary. */
+  tasks: TaskSummary;
 }
 
 export const NO_CALL_OUTCOMES: Readonly<Record<CallOutcome, number>> = Object.freeze({
@@ -268,6 +271,7 @@ export function initialState(options: StateOptions = {}): State {
     conversation: null,
     calls: NO_CALLS,
     pinning: {},
+    tasks: NO_TASKS,
   };
 }
 
@@ -288,5 +292,6 @@ export function withRegistry(conversation: State, registry: State): State {
     anomalyCount: conversation.anomalyCount,
     conversation: conversation.conversation,
     calls: conversation.calls,
+    tasks: conversation.tasks,
   };
 }

@@ -1,6 +1,13 @@
 /** The schema version this build writes (`store_info.schema_version`). */
 export const SCHEMA_VERSION = 1;
 
+/**
+ * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
+ * a new catalogue raises the schema version, so an older toolledger refuses the store. The
+ * PostgreSQL store arrived with toolledger 0.2.0, at catalogue 2.
+ */
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [2];
+
 /** Conversation event types (D6–D8), listed for SQL filters. */
 export const CONVERSATION_TYPES_SQL =
   "('EnableToolsRequested','EnableToolsResponded','Compacted','Cleared')";

@@ -15,6 +15,8 @@ const ADVICE: Record<EventStoreErrorCode, string> = {
     "check that the server is running and reachable, then retry (an append that may have committed is safe to retry with the same event ids)",
   STORE_NOT_FOUND:
     "record a session there first (`toolledger serve` or `demo` with this --db), or check the database and schema",
+  STORE_READ_ONLY:
+    "the server refuses writes (a read-only transaction or a standby); point writers at the primary",
 };
 
 /** Where a store lives, for messages: the redacted URL and schema; and the secrets to scrub. */
@@ -74,6 +76,8 @@ function codeOf(error: unknown): EventStoreErrorCode {
     // lock_timeout, statement_timeout, serialization failure, deadlock, too many connections.
     if (["55P03", "57014", "40001", "40P01", "53300"].includes(code)) return "STORE_BUSY";
     if (code === "3D000" || code === "3F000") return "STORE_NOT_FOUND";
+    // read_only_sql_transaction: a hot standby, or default_transaction_read_only.
+    if (code === "25006") return "STORE_READ_ONLY";
     if (code.startsWith("23") || code.startsWith("XX") || code === "42P01" || code === "42883") {
       return "STORE_CORRUPT";
     }

@@ -75,6 +75,42 @@ describeWithPostgres("bad input and a damaged store", (url) => {
     expect(row!.n).toBe(0);
   });
 
+  it("a server that refuses writes (a read-only role, as a standby would) is STORE_READ_ONLY on append; reads still work", async () => {
+    const schema = fresh();
+    const writer = await open(schema);
+    await writer.append("s", sampleBatch("a", 2));
+    const role = `ro_${schema}`;
+    const password = "read-only-password-1234";
+    await withSql(url, async (query) => {
+      await query(`CREATE ROLE ${quoteIdent(role)} LOGIN PASSWORD '${password}'`);
+      await query(`ALTER ROLE ${quoteIdent(role)} SET default_transaction_read_only = on`);
+      await query(`GRANT USAGE ON SCHEMA ${quoteIdent(schema)} TO ${quoteIdent(role)}`);
+      await query(`GRANT ALL ON ALL TABLES IN SCHEMA ${quoteIdent(schema)} TO ${quoteIdent(role)}`);
+      await query(
+        `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${quoteIdent(schema)} TO ${quoteIdent(role)}`,
+      );
+    });
+    try {
+      const asRole = new URL(url);
+      asRole.username = role;
+      asRole.password = password;
+      const reader = await PostgresEventStore.open(asRole.href, { schema });
+      stores.push(reader);
+      expect((await reader.readStream("s")).map((e) => e.eventId)).toEqual(["a-0", "a-1"]);
+      const error = await failure(reader.append("s", sampleBatch("b", 1)));
+      expect(error.code).toBe("STORE_READ_ONLY");
+      expect(error.message).toContain("(25006)");
+      expect(error.message).not.toContain(password);
+      expect(await writer.streamVersion("s")).toBe(2);
+    } finally {
+      for (const s of stores.splice(0)) await s.close();
+      await withSql(url, async (query) => {
+        await query(`DROP OWNED BY ${quoteIdent(role)}`);
+        await query(`DROP ROLE ${quoteIdent(role)}`);
+      });
+    }
+  });
+
   it("several processes' first open of one schema migrates it once", async () => {
     const schema = fresh();
     const opened = await Promise.all(

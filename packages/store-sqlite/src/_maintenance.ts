@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
+import { openReadOnlyDatabase } from "./_readOnlyDatabase.js";
+import { requireWritable } from "./_requireWritable.js";
 import { APPLICATION_ID } from "./_schema.js";
 
 /** The maintenance log: what was done to the file outside of appends (scrubs, prunes), append-only itself. */
@@ -28,7 +30,13 @@ export function openForMaintenance(
 ): Database.Database {
   if (!existsSync(file))
     throw new EventStoreError("IO_ERROR", `${file}: no such database; check --db`);
-  const db = new Database(file, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 2000 });
+  const timeout = options.busyTimeoutMs ?? 2000;
+  // A job that only looks (a dry run) reads where a reader can; one that changes the file says
+  // plainly when it cannot write there.
+  if (!options.readOnlyJob) requireWritable(file);
+  const db = options.readOnlyJob
+    ? openReadOnlyDatabase(file, timeout)
+    : new Database(file, { fileMustExist: true, timeout });
   try {
     if (!options.readOnlyJob) {
       try {

@@ -5,14 +5,20 @@ import type Database from "better-sqlite3";
 export const APPLICATION_ID = 0x544c4544;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
+ * a new catalogue raises the schema version, so an older toolledger refuses the file.
+ */
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2];
 
 /** Conversation event types (D6–D8), listed for SQL filters. */
 export const CONVERSATION_TYPES_SQL =
   "('EnableToolsRequested','EnableToolsResponded','Compacted','Cleared')";
 
 /** Migration `i` takes the schema from version `i` to `i + 1`. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE events (
     global_position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -40,43 +46,49 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (stream_id, reducer_version)
   ) STRICT;
   `,
+  // toolledger 0.2.0, event catalogue 2 (conversations, calls, prompts, resources): the tables
+  // are unchanged; the step is there so that 0.1.0 refuses these files (SCHEMA_TOO_NEW)
+  // instead of failing on the first event it does not know.
+  "-- event catalogue 2",
 ];
+
+/** The file's schema version; a newer schema or a foreign file is refused. */
+function schemaVersion(db: Database.Database, file: string): number {
+  const appId = db.pragma("application_id", { simple: true }) as number;
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new EventStoreError(
+      "SCHEMA_TOO_NEW",
+      `${file}: the event store has schema version ${version}, newer than ${SCHEMA_VERSION} that this toolledger supports; upgrade toolledger to open it`,
+    );
+  }
+  if (appId !== APPLICATION_ID && (appId !== 0 || version !== 0 || hasTables(db))) {
+    throw new EventStoreError(
+      "NOT_A_DATABASE",
+      `${file}: this SQLite file is not a toolledger event store (application_id ${appId}, user_version ${version}); point toolledger at a new file or at an existing event store`,
+    );
+  }
+  return version;
+}
 
 /**
  * Brings the file to SCHEMA_VERSION in one IMMEDIATE transaction (two processes opening a
  * fresh file at once migrate it once). A newer schema or a foreign file is refused.
  */
 export function migrate(db: Database.Database, file: string): void {
-  const check = (): number => {
-    const appId = db.pragma("application_id", { simple: true }) as number;
-    const version = db.pragma("user_version", { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new EventStoreError(
-        "SCHEMA_TOO_NEW",
-        `${file}: the event store has schema version ${version}, newer than ${SCHEMA_VERSION} that this toolledger supports; upgrade toolledger to open it`,
-      );
-    }
-    if (appId !== APPLICATION_ID && (appId !== 0 || version !== 0 || hasTables(db))) {
-      throw new EventStoreError(
-        "NOT_A_DATABASE",
-        `${file}: this SQLite file is not a toolledger event store (application_id ${appId}, user_version ${version}); point toolledger at a new file or at an existing event store`,
-      );
-    }
-    return version;
-  };
   // The first look reads the header and the schema table in one read transaction: another
   // process that creates the file between two separate reads must not make it look foreign.
   db.exec("BEGIN");
   let current: number;
   try {
-    current = check();
+    current = schemaVersion(db, file);
   } finally {
     db.exec("COMMIT");
   }
   if (current === SCHEMA_VERSION) return;
   db.exec("BEGIN IMMEDIATE");
   try {
-    const from = check();
+    const from = schemaVersion(db, file);
     for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -85,6 +97,32 @@ export function migrate(db: Database.Database, file: string): void {
     if (db.inTransaction) db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/**
+ * What a read-only connection checks instead of migrating: the file holds this schema. An
+ * empty SQLite file (no store created in it yet) is STORE_NOT_FOUND; an older schema, which
+ * only a writer can migrate, is refused with that advice.
+ */
+export function requireCurrentSchema(db: Database.Database, file: string): void {
+  db.exec("BEGIN");
+  let version: number;
+  try {
+    version = schemaVersion(db, file);
+  } finally {
+    db.exec("COMMIT");
+  }
+  if (version === SCHEMA_VERSION) return;
+  if (version === 0) {
+    throw new EventStoreError(
+      "STORE_NOT_FOUND",
+      `${file}: no event store in this file yet (an empty SQLite file); nothing was created, as it was opened read-only`,
+    );
+  }
+  throw new EventStoreError(
+    "STORE_READ_ONLY",
+    `${file}: the event store has schema version ${version}, older than ${SCHEMA_VERSION}; open it once with a writer to migrate it`,
+  );
 }
 
 function hasTables(db: Database.Database): boolean {

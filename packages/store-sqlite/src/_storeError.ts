@@ -12,6 +12,8 @@ const ADVICE: Record<EventStoreErrorCode, string> = {
   IO_ERROR: "check the disk (space, permissions, the directory exists) and retry",
   STORE_UNAVAILABLE: "retry",
   STORE_NOT_FOUND: "point toolledger at an existing event store",
+  STORE_READ_ONLY:
+    "make the file and its folder writable, or write to a file in a writable folder; readers can still open it read-only",
 };
 
 /**
@@ -34,6 +36,7 @@ function codeOf(sqliteCode: string): EventStoreErrorCode {
     return "STORE_BUSY";
   }
   if (sqliteCode.startsWith("SQLITE_NOTADB")) return "NOT_A_DATABASE";
+  if (sqliteCode.startsWith("SQLITE_READONLY")) return "STORE_READ_ONLY";
   // A constraint can only fail here when the file breaks the store's own invariants.
   if (sqliteCode.startsWith("SQLITE_CORRUPT") || sqliteCode.startsWith("SQLITE_CONSTRAINT")) {
     return "STORE_CORRUPT";

@@ -18,6 +18,7 @@ export {
   subscribe,
 } from "@toolledger/core";
 export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
+export { checkNativeModule, type NativeModuleCheck } from "./checkNativeModule.js";
 export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
 export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";
 export {

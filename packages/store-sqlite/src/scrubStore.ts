@@ -1,12 +1,13 @@
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { decodeEvent, EventStoreError } from "@toolledger/core";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import {
   integrityCheck,
   maintainEvents,
   openForMaintenance,
   reclaimSpace,
 } from "./_maintenance.js";
+import { openReadOnlyDatabase } from "./_readOnlyDatabase.js";
 import { toStoreError } from "./_storeError.js";
 import { stampStoreFile } from "./checkStoreFile.js";
 
@@ -135,7 +136,7 @@ export function readMaintenanceLog(
 ): { id: number; at: string; action: string; detail: Record<string, unknown> }[] {
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { fileMustExist: true, readonly: true });
+    db = openReadOnlyDatabase(file, 5000);
     const exists = db
       .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'maintenance'")
       .get();

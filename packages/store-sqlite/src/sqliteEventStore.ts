@@ -23,6 +23,8 @@ import {
 import Database from "better-sqlite3";
 import { EVENT_COLUMNS } from "./_eventRow.js";
 import { loadStateFromRows } from "./_loadState.js";
+import { openReadOnlyStoreFile, plainName } from "./_readOnlyDatabase.js";
+import { requireWritable } from "./_requireWritable.js";
 import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
 import { rowSource, toStoreError } from "./_storeError.js";
 import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
@@ -47,6 +49,12 @@ export interface SqliteEventStoreOptions {
    * need not read every page again. For writers (a serve, an import); readers skip it.
    */
   verify?: boolean;
+  /**
+   * Open an existing store without writing anything to the file or its folder (no schema
+   * migration, no WAL switch, no snapshot cleanup), so a store in a read-only folder can be
+   * read. Appends and snapshots throw STORE_READ_ONLY; a missing file is STORE_NOT_FOUND.
+   */
+  readOnly?: boolean;
 }
 
 /** What `settings()` reports. */
@@ -100,6 +108,8 @@ export class SqliteEventStore extends SqlEventStore {
   protected readonly rowSource: RowSource;
   /** Opened by a verifying writer: a clean close records the file as checked. */
   #stampOnClose = false;
+  /** Opened with `readOnly`: appends and snapshots are refused before SQLite sees them. */
+  #readOnly = false;
 
   private constructor(file: string, db: Database.Database, now: () => Date) {
     super();
@@ -147,6 +157,8 @@ export class SqliteEventStore extends SqlEventStore {
         `${file}: cannot open the event store: the directory ${dirname(file)} does not exist; create it first`,
       );
     }
+    if (options.readOnly === true) return SqliteEventStore.#openReadOnly(file, options);
+    if (file !== ":memory:" && file !== "") requireWritable(file);
     const verify = options.verify === true && file !== ":memory:" && file !== "";
     if (verify) {
       const check = checkStoreFile(file);
@@ -161,7 +173,7 @@ export class SqliteEventStore extends SqlEventStore {
     }
     let db: Database.Database | undefined;
     try {
-      db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+      db = new Database(plainName(file), { timeout: options.busyTimeoutMs ?? 5000 });
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
       migrate(db, file);
@@ -175,11 +187,24 @@ export class SqliteEventStore extends SqlEventStore {
     }
   }
 
+  static #openReadOnly(file: string, options: SqliteEventStoreOptions): SqliteEventStore {
+    const db = openReadOnlyStoreFile(file, options);
+    const store = new SqliteEventStore(file, db, options.now ?? (() => new Date()));
+    store.#readOnly = true;
+    return store;
+  }
+
+  /** Whether it was opened with `readOnly`. */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
+
   protected appendBatch(
     streamId: string,
     batch: SerializedBatch,
     expected: ExpectedVersion,
   ): AppendResult {
+    if (this.#readOnly) throw this.#refuseWrite(`appending to ${JSON.stringify(streamId)}`);
     const s = this.#s;
     s.begin.run();
     try {
@@ -374,6 +399,8 @@ export class SqliteEventStore extends SqlEventStore {
   }
 
   protected insertSnapshot(sessionId: string, loaded: LoadedState): void {
+    if (this.#readOnly)
+      throw this.#refuseWrite(`saving a snapshot of ${JSON.stringify(sessionId)}`);
     this.#db
       .prepare(
         `INSERT INTO snapshots (stream_id, reducer_version, stream_position, state, created_at)
@@ -389,6 +416,13 @@ export class SqliteEventStore extends SqlEventStore {
         JSON.stringify(loaded.state),
         this.#now().toISOString(),
       );
+  }
+
+  #refuseWrite(doing: string): EventStoreError {
+    return new EventStoreError(
+      "STORE_READ_ONLY",
+      `${this.file}: ${doing} refused: the store was opened read-only; open it without readOnly to write`,
+    );
   }
 
   protected closeConnection(): void {

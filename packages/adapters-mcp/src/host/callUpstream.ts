@@ -14,6 +14,8 @@ export interface UpstreamCallOptions {
   onprogress?: RequestLimits["onprogress"];
   /** G1: the request's other `_meta` entries, passed up as sent. */
   meta?: Record<string, unknown>;
+  /** G4: a task-augmented call (`{ ttl? }`): a server that supports it answers with a CreateTaskResult. */
+  task?: Record<string, unknown>;
 }
 
 /** G1: a notification an extension's server sent, other than tools/list_changed. */
@@ -70,6 +72,7 @@ export async function callUpstream(
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
       },
       options.meta,
+      options.task,
     );
   } catch (error) {
     const e = asAdapterError(error);

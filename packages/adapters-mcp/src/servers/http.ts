@@ -2,7 +2,7 @@
 // Test server over streamable HTTP on a loopback port (`--port 0` picks one); prints
 // `listening <url>` on stdout once it accepts connections.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { hostMcpOverHttp } from "../_httpHost.js";
+import { hostMcpOverHttp } from "../gateway/httpHost.js";
 import { flag, objectSchema, text, toolServer, unknownTool } from "./_serve.js";
 
 const added = new Set<string>();

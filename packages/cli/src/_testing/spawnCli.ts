@@ -33,22 +33,33 @@ export function cleanEnv(dir: string, extra: Record<string, string> = {}): Recor
 }
 
 /** Runs `node dist/main.js …` as a user would, to completion. */
-export function runCli(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<CliResult> {
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /**
+   * Run as a user that file permissions apply to: this user, or `nobody` (uid 65534) when the
+   * tests run as root, whom a read-only folder does not stop.
+   */
+  unprivileged?: boolean;
+}
+
+export function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   return runNode([CLI, ...args], options);
 }
 
-export function runNode(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<CliResult> {
+/** The uid and gid of `RunOptions.unprivileged` under root; nothing otherwise. */
+export function unprivilegedUser(): { uid: number; gid: number } | Record<string, never> {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
+export function runNode(args: readonly string[], options: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd,
       env: options.env ?? cleanEnv(options.cwd),
       stdio: ["ignore", "pipe", "pipe"],
+      ...(options.unprivileged ? unprivilegedUser() : {}),
     });
     let stdout = "";
     let stderr = "";

@@ -19,10 +19,11 @@ export async function startTestServer(name: "http" | "sse"): Promise<TestServer>
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(
-      () => reject(new Error(`${name} test server did not start within 10 s; stderr: ${stderr}`)),
-      10_000,
-    );
+    const timer = setTimeout(() => {
+      // Still starting is still running: end it, or it outlives the run.
+      child.kill("SIGKILL");
+      reject(new Error(`${name} test server did not start within 10 s; stderr: ${stderr}`));
+    }, 10_000);
     child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
       const match = /listening (\S+)/.exec(out);

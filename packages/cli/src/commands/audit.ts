@@ -164,11 +164,23 @@ function formatCalls(calls: readonly CallAuditRecord[], allSessions: boolean, o:
         : r.outcome === "refused"
           ? o.out.yellow(`refused (${r.reason ?? "?"})`)
           : o.out.red(r.outcome);
+  // C6: a call that became a task says so, with its last status and how its task went.
+  const task = (r: CallAuditRecord) =>
+    r.task === null
+      ? ""
+      : ` ${o.out.dim(
+          `[task ${r.task.lifecycle
+            .map((s) => s.status.replaceAll("_", " "))
+            .filter((s, i, all) => s !== all[i - 1])
+            .join(
+              " → ",
+            )}${r.task.runner === "gateway" ? ", run by the gateway" : ""}${r.task.requested ? "" : ", for a plain call"}]`,
+        )}`;
   const rows = calls.map((r) => [
     ...(allSessions ? [r.sessionId] : []),
     r.client ?? "-",
     r.publicName ?? r.name,
-    outcome(r),
+    `${outcome(r)}${task(r)}`,
     r.durationMs === null
       ? "-"
       : `${r.durationMs < 10 ? r.durationMs.toFixed(1) : Math.round(r.durationMs)} ms`,

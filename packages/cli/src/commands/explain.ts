@@ -9,6 +9,7 @@ import { type LoadedLog, loadLog } from "../loadLog.js";
 import { openStore } from "../openStore.js";
 import { type Output, shortTime } from "../output.js";
 import { startCommand } from "../startCommand.js";
+import { defaultRulesDocument } from "../view/rulesDocument.js";
 import { explainSpec } from "./explainSpec.js";
 
 export async function explainCommand(args: readonly string[], deps: Deps): Promise<number> {
@@ -85,7 +86,10 @@ export function formatExplanation(e: Explanation, source: string, o: Output): st
   const head = e.summary.startsWith(e.publicName)
     ? o.out.bold(e.publicName) + e.summary.slice(e.publicName.length)
     : e.summary;
-  const lines = [head, o.out.dim(`(from ${source}; rules: docs/rules.md)`)];
+  const lines = [
+    head,
+    o.out.dim(`(from ${source}; rules: ${defaultRulesDocument() ?? "docs/rules.md"})`),
+  ];
   const w = Math.max(0, ...e.reasons.map((r) => r.rule.length));
   for (const r of e.reasons) {
     const at =
@@ -112,8 +116,13 @@ export function formatExplanation(e: Explanation, source: string, o: Output): st
         c.durationMs === null
           ? ""
           : ` in ${c.durationMs < 10 ? c.durationMs.toFixed(1) : Math.round(c.durationMs)} ms`;
+      const task = c.task
+        ? o.out.dim(
+            ` as a task (${c.task.statuses.map((s) => s.replaceAll("_", " ")).join(" → ")}${c.task.runner === "gateway" ? ", run by the gateway" : ""})`,
+          )
+        : "";
       lines.push(
-        `    ${o.out.dim(`[${c.position}${c.finishedAt === null ? "" : `→${c.finishedAt}`}]`)} ${outcome}${took}${c.error ? o.out.dim(`: ${c.error.replace(/\s+/g, " ").slice(0, 100)}`) : ""}`,
+        `    ${o.out.dim(`[${c.position}${c.finishedAt === null ? "" : `→${c.finishedAt}`}]`)} ${outcome}${took}${task}${c.error ? o.out.dim(`: ${c.error.replace(/\s+/g, " ").slice(0, 100)}`) : ""}`,
       );
     }
   }

@@ -1,5 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../cliError.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
@@ -7,6 +8,7 @@ import { confirmChange, printDiff } from "../confirmChange.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
+import { type GatewayCommand, gatewayCommand } from "../gatewayCommand.js";
 import {
   type InstallRecord,
   RECORD_FILE,
@@ -24,6 +26,29 @@ import { installSpec } from "./installSpec.js";
 
 // dist/commands/install.js (or src/commands/install.ts under test) → the package's dist/main.js.
 const CLI_MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "main.js");
+
+/** `--command` as given (an executable that runs toolledger), else the installed binary or npx. */
+function resolveGatewayCommand(given: string | undefined, deps: Deps): GatewayCommand {
+  if (given === undefined || given === "")
+    return gatewayCommand({ main: CLI_MAIN, version: deps.version, env: deps.env });
+  const path = resolve(deps.cwd, given);
+  const version = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 15_000 });
+  if (version.error || version.status !== 0 || !/^\d+\.\d+\.\d+/.test(version.stdout.trim())) {
+    throw new CliError(
+      "badInput",
+      `--command ${given}: ${version.error?.message ?? `\`${path} --version\` printed ${JSON.stringify(version.stdout.trim() || version.stderr.trim())}`}`,
+      {
+        hint: "give an executable that runs toolledger (its `--version` prints the version), or leave --command out",
+      },
+    );
+  }
+  return {
+    command: path,
+    args: [],
+    kind: "given",
+    why: `${path} (--command, toolledger ${version.stdout.trim()}): the host runs it as given, so keep it where it is`,
+  };
+}
 
 export async function installCommand(args: readonly string[], deps: Deps): Promise<number> {
   const cmd = startCommand(installSpec, args, deps);
@@ -53,8 +78,9 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
     "install",
   );
   const serversFile = join(dir, client.serversFileName);
+  const gateway = resolveGatewayCommand(stringOption(parsed, "command"), deps);
   const gatewayArgs = [
-    CLI_MAIN,
+    ...gateway.args,
     "serve",
     "--config",
     serversFile,
@@ -69,7 +95,7 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
     plan = planInstall(
       client,
       text,
-      { command: process.execPath, args: gatewayArgs },
+      { command: gateway.command, args: gatewayArgs },
       serversSettings(client.name, file, deps.home),
     );
   } catch (error) {
@@ -86,6 +112,7 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
     `${client.label}: ${file}\n  moves ${plan.moved.length} server(s) to ${serversFile}: ${plan.moved.join(", ") || "none"}`,
   );
   for (const k of plan.kept) o.note(`  keeps ${k.name}: ${k.why}`);
+  o.note(`  the host starts ${gateway.why}`);
   o.note(`  the gateway records to ${db}, deferral ${deferral.mode}; backup at ${backup}`);
   printDiff(
     o,

@@ -134,6 +134,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         conversation: { ...conversation, ...(resume !== undefined ? { id: resume } : {}) },
         onConversation,
         onError: (error) => o.note(`${o.err.yellow("warning:")} ${error.message}`),
+        onNotice: (message) => o.note(`toolledger: ${message}`),
       });
       o.note(`toolledger: serving over stdio; ${startingNote(host)}`);
       if (await listed(host, stopped)) o.note(`toolledger: serving ${summary()} over stdio`);
@@ -165,6 +166,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         conversation,
         onConversation,
         onError,
+        onNotice: (message: string) => o.note(`toolledger: ${message}`),
         ...(routes ? { routes } : {}),
       });
       gateway = http;

@@ -1,7 +1,7 @@
 import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
-import { describeSession, type SessionRow } from "../describeSession.js";
+import { describeSessionOrDamage, type SessionRow } from "../describeSession.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
@@ -19,12 +19,16 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
     const all = booleanOption(parsed, "all");
     const rows: SessionRow[] = [];
     for (const s of await store.listSessions()) {
-      const row = await describeSession(store, s);
+      const row = await describeSessionOrDamage(store, s);
       if (all || (row.kind !== "registry" && row.kind !== "pins")) rows.push(row);
     }
     if (booleanOption(parsed, "json")) {
       o.json(rows);
       return EXIT.ok;
+    }
+    for (const r of rows) {
+      if (r.damaged !== undefined)
+        o.note(`${o.err.yellow("warning:")} session ${r.session} is damaged: ${r.damaged}`);
     }
     if (rows.length === 0) {
       o.note(`no sessions in ${location.path}; run \`toolledger demo\` to record one`);
@@ -42,7 +46,9 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
                 ? "(0.1 session)"
                 : r.kind === "pins"
                   ? "(pins ledger)"
-                  : "-"),
+                  : r.kind === "damaged"
+                    ? o.out.red("(damaged)")
+                    : "-"),
           r.host ?? "-",
           shortTime(r.startedAt),
           r.status === "open" ? o.out.green("open") : shortTime(r.endedAt),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../cliError.js";
 import { booleanOption } from "../commandSpec.js";
@@ -58,7 +58,7 @@ export async function uninstallCommand(args: readonly string[], deps: Deps): Pro
       }),
     );
     o.note(
-      `${client.label}: ${file}\n  changed since install: puts the ${servers.length} server(s) of ${record.serversFile} back in place of the gateway (the backup ${record.backup} stays)`,
+      `${client.label}: ${file}\n  changed since install: keeps those changes and puts the ${servers.length} server(s) of ${record.serversFile} back in place of the gateway`,
     );
   }
   printDiff(
@@ -72,10 +72,31 @@ export async function uninstallCommand(args: readonly string[], deps: Deps): Pro
   if (!(await confirmChange(deps, o, { yes: booleanOption(parsed, "yes"), command: "uninstall" })))
     return EXIT.ok;
   replaceFile(file, after);
+  // The config as it was before install is kept when the restored file is not it, under a
+  // name of its own, so that the next install (which keeps a new backup) is not refused.
+  const kept = !unchanged && existsSync(record.backup) ? keptBackupName(record.backup, deps) : null;
+  if (kept !== null) renameSync(record.backup, kept);
   if (unchanged) rmSync(record.backup, { force: true });
   rmSync(record.serversFile, { force: true });
   rmSync(join(dir, RECORD_FILE), { force: true });
   rmSync(dir, { recursive: true, force: true });
+  if (kept !== null)
+    o.note(
+      `kept ${file} as it was before install in ${kept} (your edits since install are in ${file}); remove it when you no longer need it`,
+    );
   o.note(`uninstalled: restart ${client.label} to load its servers directly again`);
   return EXIT.ok;
+}
+
+/** `<file>.toolledger-backup-20261201-153746`, from the uninstall's time (never an existing file). */
+function keptBackupName(backup: string, deps: Deps): string {
+  const stamp = deps
+    .now()
+    .toISOString()
+    .replace(/\.\d+Z$/, "")
+    .replace(/[-:]/g, "")
+    .replace("T", "-");
+  let name = `${backup}-${stamp}`;
+  for (let n = 2; existsSync(name); n++) name = `${backup}-${stamp}-${n}`;
+  return name;
 }

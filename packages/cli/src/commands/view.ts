@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { booleanOption, stringOption } from "../commandSpec.js";
 import { formatContextTokens } from "../contextTokens.js";
@@ -27,32 +27,61 @@ export async function viewCommand(args: readonly string[], deps: Deps): Promise<
     rules: viewRules(defaultRulesDocument()),
   });
   const html = renderViewHtml(data);
-  const out = stringOption(parsed, "out");
+  const out = stringOption(parsed, "output");
+  // Beside the SQLite file or the JSONL log; for a session on a server, or beside a file in a
+  // read-only folder (a database opened read-only), here.
+  const beside =
+    log.dbFile !== undefined
+      ? dirname(log.dbFile)
+      : log.db !== undefined
+        ? deps.cwd
+        : dirname(resolve(deps.cwd, source));
+  const folder = writable(beside) ? beside : deps.cwd;
   const file =
     out !== undefined
       ? resolve(deps.cwd, out)
-      : join(
-          // Beside the SQLite file or the JSONL log; for a session on a server, here.
-          log.dbFile !== undefined
-            ? dirname(log.dbFile)
-            : log.db !== undefined
-              ? deps.cwd
-              : dirname(resolve(deps.cwd, source)),
-          `${title.replace(/[^A-Za-z0-9._-]/g, "_")}.html`,
-        );
+      : join(folder, `${title.replace(/[^A-Za-z0-9._-]/g, "_")}.html`);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, html);
   const last = data.tokens.points.at(-1);
+  const bytes = Buffer.byteLength(html);
+  const browser = booleanOption(parsed, "open") ? await openInBrowser(file, deps) : undefined;
+  if (booleanOption(parsed, "json")) {
+    o.json({
+      file,
+      source: log.label,
+      events: data.steps,
+      bytes,
+      ...(last ? { tokens: { received: last[1], deferralOff: last[2] } } : {}),
+      ...(browser ? { browser } : {}),
+    });
+    return EXIT.ok;
+  }
   o.data(file);
   o.note(
-    `wrote the view of ${log.label} (${data.steps} events, ${(Buffer.byteLength(html) / 2 ** 20).toFixed(1)} MiB)${last ? `; at the end: ${formatContextTokens({ received: last[1], deferralOff: last[2] })}` : ""}`,
+    `wrote the view of ${log.label} (${data.steps} events, ${(bytes / 2 ** 20).toFixed(1)} MiB)${out === undefined && folder !== beside ? ` here, as ${beside} is read-only` : ""}${last ? `; at the end: ${formatContextTokens({ received: last[1], deferralOff: last[2] })}` : ""}`,
   );
-  if (booleanOption(parsed, "open")) {
-    const failure = await openInBrowser(file, deps);
-    if (failure !== undefined)
-      o.note(
-        `${o.err.yellow("warning:")} could not open a browser (${failure}); open ${file} yourself`,
-      );
+  if (browser?.opened === true) {
+    o.note(
+      `opened ${browser.url} with ${browser.opener}${browser.how === "still running" ? " (still running: the browser itself)" : ""}`,
+    );
+  } else if (browser !== undefined) {
+    o.note(
+      `${o.err.yellow("warning:")} no browser opened: ${browser.opener}: ${browser.why}; open ${file} yourself`,
+    );
   }
   return EXIT.ok;
+}
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EROFS" || code === "EPERM") return false;
+    // Missing: it is created before writing.
+    if (code === "ENOENT") return true;
+    throw error;
+  }
 }

@@ -1,11 +1,11 @@
-import { type CommandSpec, DB_OPTION } from "../commandSpec.js";
+import { type CommandSpec, DB_OPTION, JSON_OPTION } from "../commandSpec.js";
 
 export const viewSpec: CommandSpec = {
   name: "view",
   summary:
     "Write a session as one self-contained HTML page: timeline, state at any position, what deferral saved.",
   description:
-    "The page needs no network and no server: events, styles and script are inside it (it opens from file:// on an\nair-gapped machine). Timeline of every event with filters by kind and extension, each linked to its rule; a scrubber\nthat shows the model view and diagnostics at any position (the same fold as `replay --to`); and the tokens of the\ntool definitions the model received against the same registry with deferral off (o200k_base), charted over the session.\nWritten next to the database as <session>.html (next to the file for a JSONL log) unless --out is given.",
+    "The page needs no network and no server: events, styles and script are inside it (it opens from file:// on an\nair-gapped machine). Timeline of every event with filters by kind and extension, each linked to its rule; a scrubber\nthat shows the model view and diagnostics at any position (the same fold as `replay --to`); and the tokens of the\ntool definitions the model received against the same registry with deferral off (o200k_base), charted over the session.\nWritten next to the database as <session>.html (next to the file for a JSONL log; here when that folder is\nread-only) unless --output is given. --open says whether a browser took the page.",
   positionals: [
     {
       name: "session|file.jsonl",
@@ -15,7 +15,8 @@ export const viewSpec: CommandSpec = {
   ],
   options: [
     {
-      name: "out",
+      name: "output",
+      aliases: ["out"],
       type: "string",
       short: "o",
       value: "<file.html>",
@@ -24,13 +25,18 @@ export const viewSpec: CommandSpec = {
     {
       name: "open",
       type: "boolean",
-      description: "open the page in the default browser ($BROWSER, else open / xdg-open / start)",
+      description:
+        "open the page in the default browser ($BROWSER, else open / xdg-open / start) and say whether it did",
+    },
+    {
+      ...JSON_OPTION,
+      description: "print the page's path and facts (and --open's outcome) as JSON",
     },
     DB_OPTION,
   ],
   examples: [
     "toolledger view conv-20261130-170742-e716c42a --open",
-    "toolledger view conv-20261130-170742-e716c42a --out session.html",
+    "toolledger view conv-20261130-170742-e716c42a -o session.html",
     "toolledger view bug-report.jsonl",
   ],
 };

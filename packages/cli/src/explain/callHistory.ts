@@ -1,10 +1,12 @@
 import { auditCalls } from "@toolledger/core";
 import type { LogEntry } from "../logEntry.js";
 import { auditedEvents } from "./auditedEvents.js";
+import { callTasks } from "./callTasks.js";
 import type { CallHistoryEntry, Reason } from "./explanation.js";
 
 /** C4: the calls of `publicName` (or calls made with that exact name) in the log, as the call audit pairs them. */
 export function callHistory(entries: readonly LogEntry[], publicName: string): CallHistoryEntry[] {
+  const tasks = callTasks(entries);
   return auditCalls(auditedEvents(entries), { toolName: publicName }).map((r) => ({
     callId: r.callId,
     position: r.started.position,
@@ -13,6 +15,7 @@ export function callHistory(entries: readonly LogEntry[], publicName: string): C
     reason: r.reason,
     durationMs: r.durationMs,
     error: r.error,
+    task: tasks.get(r.callId) ?? null,
   }));
 }
 

@@ -60,7 +60,17 @@ export interface CallHistoryEntry {
   reason: string | null;
   durationMs: number | null;
   error: string | null;
+  /** C6: the task the call became, with every status it went through (null: a plain call). */
+  task: CallTask | null;
 }
 
 /** An explanation before its wire name and calls are added. */
 export type ToolExplanation = Omit<Explanation, "calls" | "wireName">;
+
+/** C6: the task a call became (its runner: the server, or the gateway for a plain call). */
+export interface CallTask {
+  taskId: string;
+  runner: string;
+  requested: boolean;
+  statuses: string[];
+}

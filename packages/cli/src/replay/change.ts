@@ -79,4 +79,24 @@ export type Change =
       error: string | null;
     }
   | PinChange
+  | {
+      kind: "task_created";
+      taskId: string;
+      callId: string;
+      /** The public name of its call's tool, when the call is known. */
+      name: string | null;
+      runner: string;
+      /** False: the gateway made it for a plain call (the client never saw it). */
+      requested: boolean;
+      ttlMs: number | null;
+    }
+  | {
+      kind: "task_status";
+      taskId: string;
+      status: string;
+      message: string | null;
+      /** The status it left and how long it was in it (from its previous change, or its creation). */
+      from: string | null;
+      forMs: number | null;
+    }
   | { kind: "no_change" };

@@ -136,6 +136,33 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
         owner: event.owner ?? null,
       });
       break;
+    case "TaskCreated": {
+      const task = after.tasks.open.find((t) => t.taskId === event.taskId);
+      changes.push({
+        kind: "task_created",
+        taskId: event.taskId,
+        callId: event.callId,
+        name: task?.publicName ?? null,
+        runner: event.runner,
+        requested: event.requested,
+        ttlMs: event.ttlMs,
+      });
+      break;
+    }
+    case "TaskStatusChanged": {
+      const was = before.tasks.open.find((t) => t.taskId === event.taskId);
+      const since = was?.updatedAt ? Date.parse(was.updatedAt) : Number.NaN;
+      const now = event.at ? Date.parse(event.at) : Number.NaN;
+      changes.push({
+        kind: "task_status",
+        taskId: event.taskId,
+        status: event.status,
+        message: event.message,
+        from: was?.status ?? null,
+        forMs: Number.isFinite(since) && Number.isFinite(now) ? Math.max(0, now - since) : null,
+      });
+      break;
+    }
     case "ToolCallFinished": {
       const record = after.calls.recent.at(-1);
       changes.push({

@@ -329,6 +329,34 @@ function describeOther(
         ...(call === undefined ? {} : { related: call.index }),
       };
     }
+    case "TaskCreated": {
+      const call = ctx.calls.get(str(event.callId) ?? "");
+      const runner = str(event.runner);
+      return {
+        extensions: call?.extensions ?? [],
+        text: `⧗ ${call?.name ?? "a call"} runs as task ${(str(event.taskId) ?? "").slice(0, 8)}, ${runner === "server" ? "by its server" : "by the gateway"}${event.requested === false ? " on the client's behalf" : ""}`,
+        severity: "info",
+        rules: ["C6", "G4"],
+        ...(call === undefined ? {} : { related: call.index }),
+      };
+    }
+    case "TaskStatusChanged": {
+      const status = str(event.status) ?? "?";
+      const message = str(event.message);
+      return {
+        extensions: [],
+        text: `task ${(str(event.taskId) ?? "").slice(0, 8)} ${status.replaceAll("_", " ")}${message ? `: ${oneLine(message, 120)}` : ""}`,
+        severity:
+          status === "completed"
+            ? "ok"
+            : status === "working" || status === "input_required"
+              ? "info"
+              : status === "cancelled"
+                ? "warn"
+                : "error",
+        rules: ["C6"],
+      };
+    }
     case "ConversationStarted":
     case "ConversationResumed": {
       const client = event.client as { name?: string; version?: string } | undefined;

@@ -163,6 +163,11 @@ export const RULE_SUMMARIES: Readonly<Record<string, { title: string; summary: s
     title: "Who",
     summary: "A conversation records its client, protocol version and transport when it starts.",
   },
+  C6: {
+    title: "Tasks are calls",
+    summary:
+      "A call that runs as a task records its task and every status change; its end finishes the call. A close cancels open tasks; a resume records those a dead gateway left open as lost.",
+  },
   G1: {
     title: "Transparency",
     summary:
@@ -172,6 +177,11 @@ export const RULE_SUMMARIES: Readonly<Record<string, { title: string; summary: s
     title: "Errors",
     summary:
       "Protocol errors where the MCP specification prescribes them; tool execution errors as isError results.",
+  },
+  G4: {
+    title: "Tasks",
+    summary:
+      "Task-augmented calls, tasks/get|result|list|cancel and status notifications relayed per conversation under the gateway's own ids; the gateway runs a task itself where a server cannot.",
   },
   G3: {
     title: "Conformance",

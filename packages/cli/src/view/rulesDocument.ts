@@ -4,10 +4,14 @@ import { RULE_SUMMARIES, type ViewRule } from "./ruleCatalog.js";
 
 const RULE_ID = /^([RDECGP]\d{1,2})\b/;
 
-/** The project's rules document, beside the CLI in this checkout (src/view and dist/view alike). */
+/**
+ * The project's rules document: inside the installed package (`docs/rules.md` beside `dist/`),
+ * else at the root of this source checkout (src/view and dist/view alike).
+ */
 export function defaultRulesDocument(): string | undefined {
-  const path = fileURLToPath(new URL("../../../../docs/rules.md", import.meta.url));
-  return existsSync(path) ? path : undefined;
+  return ["../../docs/rules.md", "../../../../docs/rules.md"]
+    .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+    .find((path) => existsSync(path));
 }
 
 /** GitHub's heading anchor: rendered text lowercased, punctuation dropped, spaces as hyphens. */

@@ -118,6 +118,63 @@ describe("each event's line (R9, R11, D6, C4)", () => {
     expect(other!.text).toBe('{"extension":"Web Search","detail":42}');
   });
 
+  test("C6 a call's task: created (linked to its call), each status with its rule, the end's severity", () => {
+    const v = 1 as const;
+    const events = [
+      {
+        type: "ToolCallStarted",
+        v,
+        callId: "c1",
+        name: "everything__simulate-research-query",
+        publicName: "everything__simulate-research-query",
+        owner: "everything",
+        rawName: "simulate-research-query",
+      },
+      {
+        type: "TaskCreated",
+        v,
+        callId: "c1",
+        taskId: "81033134-4bc0-44f9-9ab4-460171356a32",
+        runner: "server",
+        upstreamTaskId: "u1",
+        ttlMs: 300000,
+        pollIntervalMs: 1000,
+        requested: true,
+      },
+      {
+        type: "TaskStatusChanged",
+        v,
+        taskId: "81033134-4bc0-44f9-9ab4-460171356a32",
+        status: "input_required",
+        message: "Which python?",
+      },
+      {
+        type: "TaskStatusChanged",
+        v,
+        taskId: "81033134-4bc0-44f9-9ab4-460171356a32",
+        status: "cancelled",
+        message: null,
+      },
+    ] as unknown as ToolledgerEvent[];
+    const timeline = new SessionTimeline();
+    timeline.append(
+      events.map((event, i) => ({ entry: { position: i + 1, event }, state: initialState() })),
+    );
+    const [, created, asked, ended] = timeline.rows;
+    expect(created).toMatchObject({
+      rules: ["C6", "G4"],
+      related: 0,
+      extensions: ["everything"],
+      text: "⧗ everything__simulate-research-query runs as task 81033134, by its server",
+    });
+    expect(asked).toMatchObject({
+      severity: "info",
+      rules: ["C6"],
+      text: "task 81033134 input required: Which python?",
+    });
+    expect(ended).toMatchObject({ severity: "warn", text: "task 81033134 cancelled" });
+  });
+
   test("kinds from the gateway and core work in flight: prompt and resource lists (G1), partial fetches and wire names (R9, R14)", () => {
     const v = 1 as const;
     const events = [

@@ -77,7 +77,7 @@ function decideCall(
   // The model is told a hidden tool is unknown (R8); the log says why, for whoever audits it.
   const hidden = check.error.code === "UNKNOWN_TOOL" && !command.includeHidden && resolved.ok;
   const reason = hidden ? "HIDDEN_TOOL" : check.error.code;
-  return accepted([
+  const events: ToolledgerEvent[] = [
     started,
     {
       type: "ToolCallFinished",
@@ -90,5 +90,6 @@ function decideCall(
       reason,
       error: check.error.message,
     },
-  ]);
+  ];
+  return { ok: true, events, refusal: check.error };
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { CallRefusal } from "../checkCall.js";
 import type { CommandSchema } from "../command.js";
 import { EVENT_SCHEMA_VERSION, type ToolledgerEvent } from "../events.js";
 
@@ -10,6 +11,8 @@ export type CommandErrorCode =
   | "UNKNOWN_EXTENSION"
   | "DUPLICATE_CALL_ID"
   | "UNKNOWN_CALL_ID"
+  | "UNKNOWN_TASK"
+  | "DUPLICATE_TASK_ID"
   | "CONVERSATION_EXISTS"
   | "UNKNOWN_DEFINITION"
   | "NOT_AWAITING"
@@ -22,7 +25,14 @@ export interface CommandError {
   path?: string;
 }
 
-export type Decision = { ok: true; events: ToolledgerEvent[] } | { ok: false; error: CommandError };
+export type Decision =
+  | {
+      ok: true;
+      events: ToolledgerEvent[];
+      /** StartCall only (C4, D9): what the model is told of the refusal these events record. */
+      refusal?: CallRefusal;
+    }
+  | { ok: false; error: CommandError };
 
 export type Rejection = { ok: false; error: CommandError };
 /** A command as its schema reads it (defaults applied, payloads as the log reloads them). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { host } from "../_fixtures.test-helpers.js";
 import { catalog, resolvePrompt } from "../catalog.js";
 import type { McpPrompt, McpResource, McpResourceTemplate } from "../events.js";
+import { getExtension } from "../extensions.js";
 import { servedInstructions } from "./servedCatalogItem.js";
 
 /** A host that pins one server's prompts, resources and instructions as a gateway does (P2). */
@@ -10,7 +11,7 @@ function pinnedCatalogHost() {
   h.add("docs");
   h.run({ type: "SetPinPolicy", extension: "docs", policy: "quarantine" });
   const version = (list: "promptsList" | "resourcesList") =>
-    h.state.extensions.docs?.catalog?.[list].version ?? 0;
+    getExtension(h.state, "docs")?.catalog?.[list].version ?? 0;
   return {
     h,
     prompts(prompts: McpPrompt[]) {
@@ -81,7 +82,7 @@ describe("P2 prompts, resources, templates and instructions are served as approv
       },
     ]);
     const served = catalog(h.state).prompts.find((p) => p.publicName === "docs__summarize");
-    expect(served?.prompt.arguments?.map((a) => a.name)).toEqual(["path"]);
+    expect(served?.prompt.arguments?.map((a) => (a as { name: string }).name)).toEqual(["path"]);
     expect(resolvePrompt(h.state, "docs__summarize")).toMatchObject({
       ok: false,
       code: "PROMPT_AWAITS_APPROVAL",

@@ -25,5 +25,6 @@ export function update(state: State, changes: Partial<State>): State {
     conversation: changes.conversation ?? state.conversation,
     calls: changes.calls ?? state.calls,
     pinning: changes.pinning ?? state.pinning,
+    tasks: changes.tasks ?? state.tasks,
   };
 }

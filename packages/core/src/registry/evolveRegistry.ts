@@ -139,6 +139,7 @@ function bumpVersion(state: State): State {
     conversation: state.conversation,
     calls: state.calls,
     pinning: state.pinning,
+    tasks: state.tasks,
   };
 }
 

@@ -1,0 +1,182 @@
+import { randomUUID } from "node:crypto";
+import {
+  type Command,
+  downExtension,
+  ENABLE_TOOLS_NAME,
+  type ToolCallStarted,
+} from "@toolledger/core";
+import { unavailableAdvice } from "../_unavailableAdvice.js";
+import { AdapterError, asAdapterError } from "../adapterError.js";
+import { capturePayload } from "../capturePayload.js";
+import type { ToolCallResult } from "../extensionConnection.js";
+import type { UpstreamCallOptions } from "../host.js";
+import { callEnableTools } from "./callEnableTools.js";
+import type { ConversationParts } from "./conversationParts.js";
+import { commandRejected } from "./enableTools.js";
+import { isCreateTaskResult } from "./isCreateTaskResult.js";
+import { errorText, outcomeOf, recordFinish } from "./recordFinish.js";
+
+export interface CallToolOptions {
+  /** Overrides the host's call timeout. */
+  timeoutMs?: number;
+  /** Cancels the call; the server gets `notifications/cancelled`. */
+  signal?: AbortSignal;
+  /** R8: let hidden extensions' tools resolve (host-internal calls only). */
+  includeHidden?: boolean;
+  /** The call id recorded for the call (and its enable_tools request). Default: a fresh UUID. */
+  callId?: string;
+  /** G1: the server's progress reports; only with it is a progress token sent up. */
+  onprogress?: UpstreamCallOptions["onprogress"];
+  /** G1: the request's other `_meta` entries, passed up as sent. */
+  meta?: Record<string, unknown>;
+  /**
+   * Told the owning extension's key just before the call goes to its server (after its
+   * ToolCallStarted is decided); a promise it returns is awaited first.
+   */
+  onStart?: (extension: string) => void | Promise<void>;
+  /**
+   * G4: sends the call up task-augmented (`{ ttl? }`). When the server answers with a
+   * CreateTaskResult the call stays open (no ToolCallFinished): its task's end finishes it
+   * (`recordTask`, C6).
+   */
+  upstreamTask?: Record<string, unknown>;
+  /**
+   * C4, as the gateway records: the call's events are written behind. Its ToolCallStarted is
+   * decided (resolved, refused or not) before the call goes upstream, which does not wait for
+   * the store; both events are appended in the conversation's next group commit, within the
+   * conversation's `writeBehind.commitWindowMs`, before its next command, its close and the
+   * host's stop. Events the store refuses are kept and retried; while `maxHeld` of them wait,
+   * a new call is refused (APPEND_REJECTED). Off by default: a caller that reads the log or
+   * `state` right after the call sees both events.
+   */
+  recordFinishAfterAnswer?: boolean;
+}
+
+export type CallRefusalCode =
+  | "UNKNOWN_TOOL"
+  | "AMBIGUOUS_TOOL"
+  | "APP_ONLY_TOOL"
+  | "TOOL_NOT_ENABLED"
+  | "INVALID_ARGUMENTS"
+  | "EXTENSION_UNAVAILABLE"
+  | "TOOL_AWAITS_APPROVAL"
+  | "TOOL_REJECTED";
+
+/** A tool call's outcome: a server result, or a refusal made before any server saw the call. */
+export type CallToolOutcome =
+  | { ok: true; publicName: string; extension: string; rawName: string; result: ToolCallResult }
+  | {
+      ok: false;
+      error: { code: CallRefusalCode; name: string; message: string; suggestions: string[] };
+    };
+
+/**
+ * C4: calls a tool by its public name and records the call. The core resolves it (R13)
+ * and refuses app-only, hidden, unknown and deferred-not-enabled tools (D9) as values;
+ * `enable_tools` (deferral on) is answered here; anything else goes to the owner's server
+ * with the raw name. Timeouts, cancellation and lost connections are recorded, then
+ * thrown as AdapterError.
+ */
+export async function callTool(
+  c: ConversationParts,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions,
+): Promise<CallToolOutcome> {
+  const host = c.host;
+  // A tool of a server that is still starting is waited for, not refused as unknown.
+  if (name !== ENABLE_TOOLS_NAME && host.starting)
+    await host.untilStartedFor([name], options.timeoutMs ?? host.options.callTimeoutMs);
+  const callId = options.callId ?? randomUUID();
+  const redactor = host.redactor;
+  const behind = options.recordFinishAfterAnswer === true;
+  const startCall = (): Command => ({
+    type: "StartCall",
+    callId,
+    name,
+    ...(c.payloads ? { arguments: capturePayload(args, redactor, c.payloads) } : {}),
+    ...(options.includeHidden ? { includeHidden: true } : {}),
+  });
+  const decision = behind
+    ? await c.writer.writeBehind(startCall, { bounded: true })
+    : await c.writer.run(startCall);
+  if (!decision.ok) throw commandRejected(decision.error);
+  const start = decision.events[0];
+  if (start?.type !== "ToolCallStarted")
+    throw new AdapterError("COMMAND_REJECTED", "the core recorded no call start");
+  if (decision.refusal) {
+    const refusal = decision.refusal;
+    if (refusal.code !== "EXTENSION_UNAVAILABLE") return { ok: false, error: refusal };
+    // Down, and why, from the log; what happens next, from the host (issue 10).
+    const key = downExtension(c.state(), name, options)?.key;
+    const status = host.extensions().find((e) => e.key === key);
+    return {
+      ok: false,
+      error: { ...refusal, message: `${refusal.message}. ${unavailableAdvice(status)}` },
+    };
+  }
+  const running = c.running;
+  running.ids.add(callId);
+  try {
+    return await callStarted(c, start, callId, args, options, behind);
+  } finally {
+    running.ids.delete(callId);
+    if (running.ids.size === 0) running.onIdle?.();
+  }
+}
+
+/** The call after its start was decided: to its server (or `enable_tools`), then its finish. */
+async function callStarted(
+  c: ConversationParts,
+  start: ToolCallStarted,
+  callId: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions,
+  behind: boolean,
+): Promise<CallToolOutcome> {
+  const host = c.host;
+  const redactor = host.redactor;
+  if (start.publicName === ENABLE_TOOLS_NAME && start.owner === null)
+    return callEnableTools(c, callId, args, behind);
+  const owner = start.owner!;
+  const rawName = start.rawName!;
+  const t0 = performance.now();
+  let result: ToolCallResult;
+  const starting = options.onStart?.(owner);
+  if (starting) await starting;
+  try {
+    result = await host.callUpstream(owner, rawName, args, {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      ...(options.meta ? { meta: options.meta } : {}),
+      ...(options.upstreamTask ? { task: options.upstreamTask } : {}),
+    });
+  } catch (error) {
+    const e = asAdapterError(error);
+    await recordFinish(
+      c,
+      callId,
+      outcomeOf(e),
+      performance.now() - t0,
+      { error: redactor.redact(e.message) },
+      behind,
+    );
+    throw e;
+  }
+  // C6: the server made a task; the call ends when the task does.
+  if (options.upstreamTask && isCreateTaskResult(result))
+    return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
+  await recordFinish(
+    c,
+    callId,
+    result.isError ? "tool_error" : "ok",
+    performance.now() - t0,
+    {
+      ...(result.isError ? { error: errorText(result, redactor) } : {}),
+      ...(c.payloads ? { result: capturePayload(result, redactor, c.payloads) } : {}),
+    },
+    behind,
+  );
+  return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
+}

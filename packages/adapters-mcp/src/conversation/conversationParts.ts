@@ -1,0 +1,23 @@
+import type { State } from "@toolledger/core";
+import type { Subject } from "rxjs";
+import type { AdapterError } from "../adapterError.js";
+import type { PayloadCapture } from "../capturePayload.js";
+import type { ToolledgerHost } from "../host.js";
+import type { StreamWriter } from "../streamWriter.js";
+import type { ConversationOptions } from "./conversationOptions.js";
+
+/** What a conversation's operations (enables, calls) work with: its stream's writer and its host. */
+export interface ConversationParts {
+  readonly id: string;
+  readonly host: ToolledgerHost;
+  readonly writer: StreamWriter;
+  /** C4: payload capture, or null when payloads are not recorded. */
+  readonly payloads: PayloadCapture | null;
+  readonly authorizeEnable: ConversationOptions["authorizeEnable"];
+  /** Failures no caller can carry (see `Conversation.errors$`). */
+  readonly errors: Subject<AdapterError>;
+  /** C4: ids of the calls started and not finished yet (closing waits for them), and who waits. */
+  readonly running: { ids: Set<string>; onIdle: (() => void) | null };
+  /** The state the model sees now. */
+  state(): State;
+}

@@ -1,0 +1,176 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { modelView } from "@toolledger/core";
+import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
+import { AdapterError } from "../adapterError.js";
+import { sdkInitializeHandler } from "../connection/sdkPatches.js";
+import { Conversation } from "../conversation/conversation.js";
+import type { ToolledgerHost } from "../host.js";
+import type { ToolledgerSession } from "../session.js";
+import { GATEWAY_CAPABILITIES } from "./gatewayCapabilities.js";
+import { hubFor } from "./gatewayHub.js";
+import { gatewayInstructions, handshakePrompt } from "./gatewayInstructions.js";
+import { errorReporter, type GatewayOptions } from "./gatewayOptions.js";
+import { gatewayTools, gatewayView } from "./gatewayTools.js";
+import { relayCatalog } from "./relayCatalog.js";
+import { relayLogging } from "./relayLogging.js";
+import { relayToolCall } from "./relayToolCall.js";
+import { ConversationTasks } from "./tasks/conversationTasks.js";
+import { markLostTasks } from "./tasks/markLostTasks.js";
+import { callRequiredTask, relayTaskCall, taskSupportOf } from "./tasks/relayTaskCall.js";
+import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
+import { hasRequiredTasks } from "./tasks/requiredTasks.js";
+
+/** One downstream MCP session: its SDK server and its conversation (C2). */
+export interface Downstream {
+  server: Server;
+  /** The conversation, opened when the client has initialized (or at its first request). */
+  conversation(): Promise<Conversation>;
+  /** Stops following the conversation and closes it with `reason` (C3 marker). */
+  dispose(reason: string): Promise<void>;
+}
+
+/**
+ * An MCP server for one downstream session (C2): tools/list is its conversation's model
+ * view, tools/call goes through `conversation.callTool` (R13, D9, enable_tools, C4), and
+ * every change of the list it serves (its own enable, a clear from the CLI, an upstream
+ * change that reaches it) sends `notifications/tools/list_changed` to this client only.
+ * The conversation is opened with the client's `clientInfo` once it has initialized.
+ */
+export function createGatewayServer(
+  source: ToolledgerHost | ToolledgerSession,
+  transport: "stdio" | "streamable_http",
+  options: GatewayOptions = {},
+): Downstream {
+  const report = errorReporter(options);
+  const fixed = "conversation" in source ? source.conversation : null;
+  const host = "conversation" in source ? source.host : source;
+  const server = new Server(
+    { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
+    { capabilities: GATEWAY_CAPABILITIES },
+  );
+  const hub = hubFor(host, options);
+  const peer = hub.attach(server);
+  let protocolVersion: string | null = null;
+  const sdkInitialize = sdkInitializeHandler(server);
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const result = await sdkInitialize(request);
+    protocolVersion = result.protocolVersion;
+    // Instructions are fixed at the handshake: the servers ready now (serve starts them in
+    // the background), not the ones ready when this server object was made.
+    const instructions = gatewayInstructions(
+      host,
+      fixed
+        ? modelView(fixed.state).systemPrompt
+        : handshakePrompt(host.state, options.conversation?.deferral),
+    );
+    return instructions ? { ...result, instructions } : result;
+  });
+  let opening: Promise<Conversation> | null = null;
+  /** The conversation once it is open: a call then reaches it without a promise hop. */
+  let opened: Conversation | null = null;
+  /** G4: the conversation's tasks, once it is open. */
+  let tasks: ConversationTasks | null = null;
+  let subscription: Subscription | null = null;
+  let disposed = false;
+  const conversation = (): Promise<Conversation> => {
+    opening ??= (async () => {
+      const c =
+        fixed ??
+        (await Conversation.open(host, {
+          ...options.conversation,
+          client: server.getClientVersion() ?? null,
+          protocolVersion,
+          transport,
+        }));
+      if (disposed) {
+        if (!fixed) await c.close("client disconnected");
+        throw new AdapterError("SESSION_CLOSED", "the downstream session ended");
+      }
+      // C6: tasks a resumed conversation had open when its gateway stopped are lost.
+      if (!fixed) await markLostTasks(c);
+      tasks = new ConversationTasks(hub, peer, c);
+      subscription = c.state$
+        .pipe(
+          map(gatewayView),
+          distinctUntilChanged(),
+          map((view) => view.signature),
+          distinctUntilChanged(),
+          skip(1),
+        )
+        .subscribe(() => {
+          if (!server.transport) return;
+          server
+            .sendToolListChanged()
+            .catch((error: unknown) =>
+              report(new Error(`could not send tools/list_changed downstream: ${String(error)}`)),
+            );
+        });
+      if (!fixed) {
+        // C4: what becomes of its call events reaches the user (a session reports its own).
+        c.errors$.subscribe({ next: report });
+        c.notices$.subscribe({
+          next: options.onNotice ?? ((m) => process.stderr.write(`toolledger gateway: ${m}\n`)),
+        });
+        options.onConversation?.({ type: "opened", conversation: c });
+      }
+      opened = c;
+      return c;
+    })();
+    return opening;
+  };
+  server.oninitialized = () => {
+    conversation().catch((error: unknown) =>
+      report(new Error(`could not open a conversation: ${String(error)}`)),
+    );
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // Issue 20: servers still starting are waited for, up to their startup grace.
+    await host.untilListed();
+    return { tools: gatewayTools((await conversation()).state) as Tool[] };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const c = opened ?? (await conversation());
+    const params = request.params;
+    // G4: a task-augmented call; a plain call of a tool whose server requires a task.
+    if (params.task) return relayTaskCall(hub, peer, c, tasks!, params, extra);
+    if (hasRequiredTasks(c.state)) {
+      const tool = taskSupportOf(hub, c.state, params.name);
+      if (tool?.support === "required" && tool.serverRuns)
+        return callRequiredTask(hub, peer, c, tasks!, params, extra);
+    }
+    return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
+  });
+  relayTaskRequests(server, async () => {
+    await (opened ?? conversation());
+    return tasks!;
+  });
+  relayLogging(hub, peer);
+  const stopCatalog = relayCatalog(hub, peer);
+  return {
+    server,
+    conversation,
+    async dispose(reason: string) {
+      if (disposed) return;
+      disposed = true;
+      subscription?.unsubscribe();
+      stopCatalog();
+      hub.detach(peer);
+      if (!opening) return;
+      const c = await opening.catch(() => null);
+      // C6: a conversation that closes cancels its open tasks (recorded before the close).
+      await tasks?.closeAll(reason);
+      if (fixed) return;
+      if (c) {
+        await c.close(reason);
+        options.onConversation?.({ type: "closed", conversation: c });
+      }
+    },
+  };
+}

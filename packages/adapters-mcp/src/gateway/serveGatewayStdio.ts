@@ -1,0 +1,36 @@
+import { coalesceWrites } from "../_lineBuffer.js";
+import type { ToolledgerHost } from "../host.js";
+import type { ToolledgerSession } from "../session.js";
+import { createGatewayServer } from "./createGatewayServer.js";
+import { hubFor } from "./gatewayHub.js";
+import { errorReporter, type Gateway, type StdioGatewayOptions } from "./gatewayOptions.js";
+import { StdioLineServerTransport } from "./stdioServerTransport.js";
+
+/**
+ * Serves the gateway over this process's stdin/stdout (logs must go to stderr): one client,
+ * one conversation, closed when the client goes away.
+ */
+export async function serveGatewayStdio(
+  source: ToolledgerHost | ToolledgerSession,
+  options: StdioGatewayOptions = {},
+): Promise<Gateway> {
+  const report = errorReporter(options);
+  const hub = hubFor("conversation" in source ? source.host : source, options);
+  const downstream = createGatewayServer(source, "stdio", { ...options, hub });
+  // A bad or oversized line from the client is reported, never silently fatal (issue 10).
+  downstream.server.onerror = report;
+  downstream.server.onclose = () => options.onClose?.();
+  const stdout = options.stdout ?? process.stdout;
+  coalesceWrites(stdout);
+  await downstream.server.connect(
+    new StdioLineServerTransport(options.stdin ?? process.stdin, stdout, {
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    }),
+  );
+  return {
+    async close(reason = "gateway stopped") {
+      await downstream.dispose(reason);
+      await downstream.server.close();
+    },
+  };
+}

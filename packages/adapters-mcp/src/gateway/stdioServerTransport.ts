@@ -1,0 +1,111 @@
+import type { Readable, Writable } from "node:stream";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { LineBuffer, mib, OversizeMessageError } from "../_lineBuffer.js";
+
+/**
+ * The gateway's side of stdio. Unlike the SDK's transport, which closes itself for good on a
+ * line over 10 MiB (and the client then waits forever), it reads past a message over the
+ * limit, answers a request with an error naming the limit, reports the drop, and keeps
+ * serving. `onclose` fires when the client ends the stream.
+ */
+export class StdioLineServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #buffer: LineBuffer;
+  #closed = false;
+
+  constructor(stdin: Readable, stdout: Writable, options: { maxMessageBytes?: number } = {}) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#buffer = new LineBuffer(options.maxMessageBytes);
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    this.#buffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        this.#dropped(error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  };
+
+  readonly #onError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  readonly #onEnd = (): void => {
+    void this.close();
+  };
+
+  async start(): Promise<void> {
+    this.#stdin.on("data", this.#onData);
+    this.#stdin.on("error", this.#onError);
+    this.#stdin.on("end", this.#onEnd);
+  }
+
+  /**
+   * Messages sent in one turn of the event loop leave in one write: a burst of relayed
+   * progress reports is then one string and one system call, not a stream write each.
+   */
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      this.#lines.push(JSON.stringify(message));
+      this.#sent.push(resolve);
+      if (this.#lines.length === 1) process.nextTick(this.#flush);
+    });
+  }
+
+  #lines: string[] = [];
+  #sent: (() => void)[] = [];
+
+  readonly #flush = (): void => {
+    const text = `${this.#lines.join("\n")}\n`;
+    const sent = this.#sent;
+    this.#lines = [];
+    this.#sent = [];
+    const done = () => {
+      for (const resolve of sent) resolve();
+    };
+    if (this.#stdout.write(text)) done();
+    else this.#stdout.once("drain", done);
+  };
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.off("error", this.#onError);
+    this.#stdin.off("end", this.#onEnd);
+    if (this.#stdin.listenerCount("data") === 0) this.#stdin.pause();
+    this.#buffer.clear();
+    this.onclose?.();
+  }
+
+  /** A line that was not a message, or one over the limit: a request still gets its answer. */
+  #dropped(error: unknown): void {
+    const e = error instanceof Error ? error : new Error(String(error));
+    if (e instanceof OversizeMessageError && e.info.kind === "request" && e.info.id !== null) {
+      const { bytes, limit } = e.info;
+      void this.send({
+        jsonrpc: "2.0",
+        id: e.info.id,
+        error: {
+          code: -32600,
+          message: `request of ${mib(bytes)} MiB is over this gateway's limit of ${mib(limit)} MiB per message; it was not processed (send less, or start the gateway with a higher limit: toolledger serve --max-message-mb)`,
+        },
+      });
+    }
+    this.onerror?.(e);
+  }
+}
