@@ -1,4 +1,5 @@
 import type { ExtensionConfig } from "./extensionConfig.js";
+import { oauthSecretValues } from "./oauth/oauthSettings.js";
 
 /** Shorter values are not redacted: they would replace ordinary text everywhere. */
 export const MIN_SECRET_LENGTH = 4;
@@ -94,6 +95,7 @@ export function configSecrets(config: ExtensionConfig): string[] {
   } else {
     values.push(...Object.values(config.headers ?? {}));
     values.push(...urlSecrets(config.url));
+    values.push(...oauthSecretValues(config.oauth));
   }
   return [...new Set(values.flatMap(secretParts))];
 }

@@ -12,6 +12,9 @@ export function unavailableAdvice(status: ExtensionStatus | undefined, now = Dat
     case "starting":
     case "listing":
       return "It is starting again now: call the tool again in a moment.";
+    case "authorizing":
+      // The recorded reason already says how to authorize it (A4).
+      return "Call the tool again once it is authorized.";
     case "retrying": {
       const wait = status.nextAttemptAt ? Math.max(0, Date.parse(status.nextAttemptAt) - now) : 0;
       return `toolledger is restarting it (next attempt in ${Math.ceil(wait / 100) / 10} s): call the tool again after that. ${others}`;

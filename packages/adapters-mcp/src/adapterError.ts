@@ -20,22 +20,29 @@ export type AdapterErrorCode =
   /** The event store refused an append (another writer, invalid event). */
   | "APPEND_REJECTED"
   /** The session was closed. */
-  | "SESSION_CLOSED";
+  | "SESSION_CLOSED"
+  /** A4: the server needs OAuth authorization by the user (`authorized` settles when it is done). */
+  | "AUTHORIZATION_REQUIRED"
+  /** A1/A2: the authorization server refused or could not be reached (a refresh, client credentials). */
+  | "AUTHORIZATION_FAILED";
 
 /** Infrastructure failure of the adapters, checked by `code` (domain refusals are values). */
 export class AdapterError extends Error {
   readonly code: AdapterErrorCode;
   /** PROTOCOL_ERROR only: true when the server answered with a JSON-RPC error (it is alive). */
   readonly serverAnswered: boolean;
+  /** AUTHORIZATION_REQUIRED only: settles once the server is authorized (never rejects). */
+  readonly authorized: Promise<void> | undefined;
   constructor(
     code: AdapterErrorCode,
     message: string,
-    options?: { cause?: unknown; serverAnswered?: boolean },
+    options?: { cause?: unknown; serverAnswered?: boolean; authorized?: Promise<void> },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AdapterError";
     this.code = code;
     this.serverAnswered = options?.serverAnswered ?? false;
+    this.authorized = options?.authorized;
   }
 }
 

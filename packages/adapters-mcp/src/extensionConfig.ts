@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { type OAuthSettings, oauthSecretValues } from "./oauth/oauthSettings.js";
 
 interface CommonConfig {
   /** Display name (R2); its key (R1) prefixes the tools. */
@@ -50,6 +51,8 @@ export interface HttpExtensionConfig extends CommonConfig {
   url: string;
   /** Sent with every request. Values are secrets: only names or hashes leave the adapter. */
   headers?: Record<string, string>;
+  /** A1: the OAuth client settings (a server that answers 401 is authorized without any). */
+  oauth?: OAuthSettings;
 }
 
 export type ExtensionConfig = StdioExtensionConfig | HttpExtensionConfig;
@@ -74,8 +77,25 @@ export function configFingerprint(config: ExtensionConfig): string {
           cwd: config.cwd ?? null,
           env: secrets(config.env),
         }
-      : { type: config.type, url: config.url, headers: secrets(config.headers) };
+      : {
+          type: config.type,
+          url: config.url,
+          headers: secrets(config.headers),
+          // Another OAuth client is another identity; an unchanged config keeps its fingerprint.
+          ...(config.oauth ? { oauth: oauthIdentity(config.oauth) } : {}),
+        };
   return `sha256:${sha256(JSON.stringify(identity))}`;
+}
+
+function oauthIdentity(o: OAuthSettings): Record<string, unknown> {
+  return {
+    clientId: o.clientId ?? null,
+    clientSecret: o.clientSecret ? sha256(`clientSecret=${o.clientSecret}`) : null,
+    privateKey: o.privateKey ? sha256(`privateKey=${o.privateKey}`) : null,
+    clientMetadataUrl: o.clientMetadataUrl ?? null,
+    scopes: o.scopes ?? null,
+    grant: o.grant ?? null,
+  };
 }
 
 /** A one-line, secret-free description for errors and logs (env and header names only). */
@@ -98,7 +118,8 @@ export function describeConfig(config: ExtensionConfig): string {
 /** Every secret value of a config: env or header values and the expanded `secrets`. */
 export function secretValues(config: ExtensionConfig): string[] {
   const own = Object.values((config.type === "stdio" ? config.env : config.headers) ?? {});
-  return [...own, ...(config.secrets ?? [])];
+  const oauth = config.type === "stdio" ? [] : oauthSecretValues(config.oauth);
+  return [...own, ...oauth, ...(config.secrets ?? [])];
 }
 
 function redactSecrets(text: string, secrets: readonly string[] | undefined): string {

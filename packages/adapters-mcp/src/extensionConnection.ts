@@ -13,6 +13,11 @@ import { endWithThisProcess } from "./_endWithThisProcess.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./_lineBuffer.js";
 import { StderrTail } from "./_stderrTail.js";
 import { AdapterError } from "./adapterError.js";
+import {
+  authorizationFailure,
+  type ConnectionAuth,
+  sendAfterAuthorization,
+} from "./connection/connectionAuth.js";
 import { openTransport } from "./connection/openTransport.js";
 import {
   describeOversize,
@@ -40,8 +45,10 @@ export interface ConnectOptions {
   /** Abandons a start in progress (the server is stopped; `connect` fails with START_FAILED). */
   signal?: AbortSignal;
   clientInfo?: { name: string; version: string };
-  /** Removes secrets from every message this connection makes. Default: this config's secrets. */
-  redactor?: Redactor;
+  /** Removes secrets from every message this connection makes (a function: read when used). Default: this config's secrets. */
+  redactor?: Redactor | (() => Redactor);
+  /** A1–A4: the server's OAuth client (HTTP and SSE): its fetch carries the bearer token. */
+  auth?: ConnectionAuth;
   /** Largest message read from a stdio server (a larger reply fails its request, named as such). Default 64 MiB. */
   maxMessageBytes?: number;
   /** Problems that fail no request (a notification over the size limit, dropped). */
@@ -95,7 +102,8 @@ export class ExtensionConnection {
   readonly #transport: Transport;
   readonly #onLost: ((reason: string) => void) | undefined;
   readonly #onWarning: ((message: string) => void) | undefined;
-  readonly #redactor: Redactor;
+  readonly #redactorSource: () => Redactor;
+  readonly #auth: ConnectionAuth | undefined;
   readonly #stderr: StderrTail;
   #exit: string | null = null;
   #closing = false;
@@ -116,7 +124,9 @@ export class ExtensionConnection {
     this.#transport = transport;
     this.#onLost = options.onLost;
     this.#onWarning = options.onWarning;
-    this.#redactor = options.redactor ?? Redactor.forConfigs([config]);
+    const redactor = options.redactor ?? Redactor.forConfigs([config]);
+    this.#redactorSource = typeof redactor === "function" ? redactor : () => redactor;
+    this.#auth = options.auth;
     this.#stderr = new StderrTail(this.#redactor);
     this.#progress = new ProgressRouter((error) => client.onerror?.(error));
   }
@@ -127,7 +137,10 @@ export class ExtensionConnection {
     options: ConnectOptions = {},
   ): Promise<ExtensionConnection> {
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const transport = openTransport(config, { maxMessageBytes });
+    const transport = openTransport(config, {
+      maxMessageBytes,
+      ...(options.auth ? { fetch: options.auth.fetch } : {}),
+    });
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
       capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
     });
@@ -199,6 +212,8 @@ export class ExtensionConnection {
       this.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
+      const unauthorized = authorizationFailure(error, this.#auth, this.#redactor);
+      if (unauthorized) throw unauthorized;
       const why =
         error instanceof McpError && error.code === ErrorCode.RequestTimeout
           ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
@@ -333,14 +348,20 @@ export class ExtensionConnection {
       const meta = params?._meta as Record<string, unknown> | undefined;
       params = { ...params, _meta: { ...meta, progressToken: token } };
     }
-    try {
-      const request = params === undefined ? { method } : { method, params };
-      return (await this.#client.request(request, schema, {
+    const request = params === undefined ? { method } : { method, params };
+    const send = () =>
+      this.#client.request(request, schema, {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
-      })) as z.infer<S>;
+      }) as Promise<z.infer<S>>;
+    try {
+      return await sendAfterAuthorization(send, limits.timeoutMs, limits.signal);
     } catch (error) {
-      throw requestFailure(error, method, limits, this.#failureContext());
+      if (error instanceof AdapterError) throw error;
+      throw (
+        authorizationFailure(error, this.#auth, this.#redactor) ??
+        requestFailure(error, method, limits, this.#failureContext())
+      );
     } finally {
       if (token !== undefined) this.#progress.release(token);
     }
@@ -388,6 +409,11 @@ export class ExtensionConnection {
       );
       this.#onLost?.(this.#lostReason);
     });
+  }
+
+  /** The redactor now (a server's OAuth tokens join it as they arrive). */
+  get #redactor(): Redactor {
+    return this.#redactorSource();
   }
 
   /** Env and header values never leave the adapter, even when a server prints them. */

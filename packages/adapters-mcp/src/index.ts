@@ -6,6 +6,7 @@ export {
   REDACTED,
   redactSecrets,
 } from "./capturePayload.js";
+export type { ConnectionAuth } from "./connection/connectionAuth.js";
 export type {
   CallRefusalCode,
   CallToolOptions,
@@ -69,6 +70,7 @@ export {
   type UpstreamNotification,
   type UpstreamRequestHandler,
 } from "./host.js";
+export * from "./oauth/index.js";
 export { Redactor } from "./redactor.js";
 export {
   exampleServers,

@@ -22,6 +22,7 @@ export const SERVER_NAMES = [
   "malformed",
   "shifty",
   "storm",
+  "oauthProtected",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

@@ -21,6 +21,73 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * A1: a remote server's OAuth client, the same names in every format. Everything is optional:
+ * a server that answers 401 is authorized by discovery and dynamic registration alone.
+ */
+export const OAuthOptionSchema = z
+  .object({
+    clientId: z.string().min(1, "must be a non-empty client ID").optional(),
+    clientSecret: z.string().min(1, "must be a non-empty secret").optional(),
+    clientMetadataUrl: z
+      .string()
+      .refine(
+        (v) => v.includes("${") || isClientMetadataUrl(v),
+        "must be an https:// URL with a path (a client ID metadata document)",
+      )
+      .optional(),
+    /** A list, or one space-separated string. */
+    scopes: z
+      .union([z.array(z.string().min(1)), z.string()])
+      .transform((v) => (Array.isArray(v) ? v : v.split(/\s+/).filter(Boolean)))
+      .optional(),
+    callbackPort: z
+      .number()
+      .int("must be a whole port number")
+      .min(1, "must be a port from 1 to 65535")
+      .max(65535, "must be a port from 1 to 65535")
+      .optional(),
+    grant: z
+      .enum(["authorization_code", "client_credentials"], {
+        error: 'must be "authorization_code" or "client_credentials"',
+      })
+      .optional(),
+    /** A PEM private key (PKCS#8) that signs private_key_jwt client assertions. */
+    privateKeyFile: z.string().min(1).optional(),
+    signingAlgorithm: z.string().min(1).optional(),
+  })
+  .loose();
+export type OAuthOption = z.infer<typeof OAuthOptionSchema>;
+export const OAUTH_OPTION_NAMES = [
+  "clientId",
+  "clientSecret",
+  "clientMetadataUrl",
+  "scopes",
+  "callbackPort",
+  "grant",
+  "privateKeyFile",
+  "signingAlgorithm",
+];
+
+/** An https URL with a path other than `/` (what a client ID metadata document URL must be). */
+export function isClientMetadataUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.pathname !== "/";
+  } catch {
+    return false;
+  }
+}
+
+/** Cursor's spelling of a static OAuth client (`"auth": {"CLIENT_ID", "CLIENT_SECRET", "scopes"}`). */
+export const CursorAuthSchema = z
+  .object({
+    CLIENT_ID: z.string().min(1).optional(),
+    CLIENT_SECRET: z.string().min(1).optional(),
+    scopes: z.array(z.string().min(1)).optional(),
+  })
+  .loose();
+
+/**
  * toolledger's own options, read with the same names and the same effect in every format
  * (a server entry of any host's file may carry them).
  */
@@ -45,6 +112,8 @@ export const SharedOptionsSchema = z.object({
   cwd: z.string().optional(),
   /** P5: how this server's definitions are pinned: quarantine (default), warn or off. */
   pinning: pinningPolicy.optional(),
+  /** A1: the OAuth client of a remote (HTTP or SSE) server. */
+  oauth: OAuthOptionSchema.optional(),
 });
 
 export const SHARED_OPTION_NAMES = Object.keys(SharedOptionsSchema.shape);
@@ -63,6 +132,8 @@ export const McpServerEntrySchema = SharedOptionsSchema.extend({
   /** Windsurf's spelling of `url`. */
   serverUrl: httpUrl.optional(),
   headers: stringMap.default({}),
+  /** Cursor's static OAuth client, read as `oauth` (clientId, clientSecret, scopes). */
+  auth: CursorAuthSchema.optional(),
 });
 export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
 

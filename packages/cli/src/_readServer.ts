@@ -9,6 +9,7 @@ import {
   type McpServerEntry,
   SHARED_OPTION_NAMES,
 } from "./_configSchemas.js";
+import { readOAuth } from "./_readOAuth.js";
 import { expandVariables, type VariableScope } from "./expandVariables.js";
 import { parseEnvFile } from "./parseEnvFile.js";
 import { IN_HOST_KINDS, type ServerConfig, type ServerKind } from "./serverConfig.js";
@@ -58,7 +59,7 @@ export interface ReadContext {
   warnings: ConfigIssue[];
 }
 
-const MCP_SERVER_KEYS = ["type", "command", "args", "env", "url", "serverUrl", "headers"];
+const MCP_SERVER_KEYS = ["type", "command", "args", "env", "url", "serverUrl", "headers", "auth"];
 const GOOSE_KEYS = ["type", "name", "cmd", "args", "envs", "uri", "headers"];
 
 /** What a key of one format is called in the other (a misspelling worth a hint). */
@@ -178,6 +179,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
       problem ??= `${server.name} (${context.file}:${line}): env_keys names ${key}, which is not set in toolledger's environment${server.format === "goose" ? " nor in goose's secrets.yaml (goose may keep it in the system keyring, which toolledger cannot read)" : ""}; export ${key} before starting toolledger, or put it under ${envField}`;
   }
 
+  const oauth = readOAuth(server, context, kind, expand, issue);
   if (context.issues.length > issuesBefore) return null;
   const line = context.at.key(path).line;
   const timeout = entry.timeout ?? context.defaults.callTimeoutSeconds;
@@ -195,6 +197,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     ...(cwd === undefined ? {} : { cwd }),
     ...(url === undefined ? {} : { url }),
     headers,
+    ...(oauth === undefined ? {} : { oauth }),
     availableTools: entry.available_tools,
     ...(timeout === undefined ? {} : { callTimeoutSeconds: timeout }),
     ...(startTimeout === undefined ? {} : { startTimeoutSeconds: startTimeout }),

@@ -1,4 +1,5 @@
 import { ENABLE_TOOLS_NAME, resolveTool } from "@toolledger/core";
+import { authorizationReason } from "./explain/authorizationReason.js";
 import { callHistory, callsReason } from "./explain/callHistory.js";
 import { deferredCallsReason } from "./explain/callsWhileDeferred.js";
 import { tasksReason } from "./explain/callTasks.js";
@@ -30,6 +31,8 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
   explanation.calls = callHistory(entries, explanation.publicName);
   const tasks = tasksReason(explanation.calls);
   if (tasks) explanation.reasons.push(tasks);
+  const authorization = authorizationReason(entries, explanation.extension);
+  if (authorization) explanation.reasons.push(authorization);
   const calls = callsReason(explanation.calls);
   if (calls) {
     explanation.reasons.push(calls);

@@ -1,3 +1,4 @@
+import { describeOAuthChange } from "./oauthChange.js";
 import { formatPinChange } from "./replay/pinChanges.js";
 import type { Change } from "./replaySteps.js";
 import type { Style } from "./style.js";
@@ -78,6 +79,8 @@ export function formatChange(c: Change, style: Style): string {
       return `${c.extension}'s ${c.list} changed on the server (list_changed); refetch pending`;
     case "catalog_fetch_failed":
       return `${style.red("!")} fetching ${c.extension}'s ${c.list} failed: ${c.error}`;
+    case "oauth":
+      return `${c.event === "failed" ? style.red("!") : c.event === "required" ? style.yellow("?") : style.green("✓")} ${describeOAuthChange(c)}`;
     case "host_started":
       return `host ${c.hostname} started${c.run > 1 ? ` (run ${c.run}: a resume)` : ""}`;
     case "conversation_started":

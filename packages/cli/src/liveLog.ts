@@ -2,6 +2,7 @@ import type { Deps } from "./deps.js";
 import type { LoadedLog } from "./loadLog.js";
 import { loadServerSetup, type ServerSetupFlags } from "./loadServerSetup.js";
 import type { LogEntry } from "./logEntry.js";
+import { oauthRuntimeFor } from "./oauthRuntimeFor.js";
 import type { Output } from "./output.js";
 import { readSessionEntries } from "./readSession.js";
 import { startSession } from "./startSession.js";
@@ -14,7 +15,11 @@ export async function liveLog(
   command: string,
 ): Promise<LoadedLog> {
   const { config, deferral } = loadServerSetup(flags, deps, command);
-  const { session } = await startSession(config, deferral, o, { now: deps.now, env: deps.env });
+  const { session } = await startSession(config, deferral, o, {
+    now: deps.now,
+    env: deps.env,
+    oauth: oauthRuntimeFor(deps, o, config.file, { interactive: false }),
+  });
   try {
     const entries: LogEntry[] = await readSessionEntries(session.store, session.streamId);
     return {

@@ -2,6 +2,7 @@ import { usageError } from "./cliError.js";
 import { closestNames } from "./closestNames.js";
 import type { CommandSpec } from "./commandSpec.js";
 import { auditSpec } from "./commands/auditSpec.js";
+import { authSpec } from "./commands/authSpec.js";
 import { demoSpec } from "./commands/demoSpec.js";
 import { doctorSpec } from "./commands/doctorSpec.js";
 import { explainSpec } from "./commands/explainSpec.js";
@@ -43,6 +44,7 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
   { spec: explainSpec, load: async () => (await import("./commands/explain.js")).explainCommand },
   { spec: exportSpec, load: async () => (await import("./commands/export.js")).exportCommand },
   { spec: importSpec, load: async () => (await import("./commands/import.js")).importCommand },
+  { spec: authSpec, load: async () => (await import("./commands/auth.js")).authCommand },
   { spec: installSpec, load: async () => (await import("./commands/install.js")).installCommand },
   {
     spec: uninstallSpec,

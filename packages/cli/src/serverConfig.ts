@@ -1,3 +1,4 @@
+import type { OAuthSettings } from "@toolledger/adapters-mcp";
 import type { PinPolicy } from "@toolledger/core";
 
 /** How a server is reached: started as a process, or over HTTP (streamable or legacy SSE). */
@@ -33,6 +34,8 @@ export interface ServerConfig {
   url?: string;
   /** Values are secrets, as `env`. */
   headers: Record<string, string>;
+  /** A1: the OAuth client settings of a remote server (`oauth`, or Cursor's `auth`). */
+  oauth?: OAuthSettings;
   /** R9 allow-list of raw tool names; empty means all. */
   availableTools: string[];
   /** Per-server tool call timeout (seconds), else the file's, else the CLI's default. */

@@ -3,6 +3,7 @@ import {
   type ExtensionConfig,
   type ExtensionStatus,
   type HostOptions,
+  type OAuthRuntime,
   openHost,
   openSession,
   type ToolledgerHost,
@@ -40,6 +41,8 @@ interface HostStartOptions {
   pinning?: PinPolicy;
   /** Told the host before any server starts (to follow its events from the first). */
   onHost?: (host: ToolledgerHost) => void;
+  /** A1–A4: how remote servers are authorized (serve: with the browser step). */
+  oauth?: OAuthRuntime;
 }
 
 /**
@@ -96,6 +99,8 @@ function reportStatus(host: ToolledgerHost, s: ExtensionStatus, o: Output): void
     o.note(
       `${o.err.red("error:")} ${s.reason ?? `${s.name} failed`} (attempt ${s.attempts} of ${attempts}; trying again in ${Math.round(wait / 100) / 10} s)`,
     );
+  } else if (s.phase === "authorizing") {
+    o.note(`${o.err.yellow("waiting:")} ${s.reason ?? `${s.name} needs OAuth authorization`}`);
   } else if (s.phase === "failed") {
     o.note(
       `${o.err.red("error:")} ${s.reason ?? `${s.name} failed`} (${s.attempts} attempt(s); giving up: fix it and restart toolledger)`,
@@ -108,11 +113,12 @@ export async function startSession(
   config: LoadedConfig,
   deferral: DeferralConfig,
   o: Output,
-  options: { now: () => Date; env: Env },
+  options: { now: () => Date; env: Env; oauth?: OAuthRuntime },
 ): Promise<StartedSession> {
   reportWarnings(config, o);
   const session = await openSession({
     now: options.now,
+    ...(options.oauth ? { oauth: options.oauth } : {}),
     conversation: { deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] } },
   });
   session.errors$.subscribe((error) =>
@@ -201,6 +207,7 @@ async function openReportingHost(
     ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
     ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     ...(options.pinning ? { pinning: options.pinning } : {}),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),
     ...extra,

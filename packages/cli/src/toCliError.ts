@@ -24,6 +24,8 @@ const ADAPTER_CODES: Record<string, ExitCodeName> = {
   APPEND_REJECTED: "conflict",
   SESSION_CLOSED: "internal",
   CANCELLED: "interrupted",
+  AUTHORIZATION_REQUIRED: "serverFailure",
+  AUTHORIZATION_FAILED: "serverFailure",
 };
 
 /**

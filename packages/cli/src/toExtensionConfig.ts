@@ -41,7 +41,13 @@ export function toExtensionConfig(
     };
   }
   if ((server.kind === "streamable_http" || server.kind === "sse") && server.url !== undefined) {
-    return { ...common, type: server.kind, url: server.url, headers: server.headers };
+    return {
+      ...common,
+      type: server.kind,
+      url: server.url,
+      headers: server.headers,
+      ...(server.oauth ? { oauth: server.oauth } : {}),
+    };
   }
   return null;
 }

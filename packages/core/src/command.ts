@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_COMMAND_SCHEMAS } from "./authorization/authorizationEvents.js";
 import {
   CallOutcomeSchema,
   ConversationClientSchema,
@@ -259,6 +260,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   CarryPinsCommandSchema,
   MirrorPinsCommandSchema,
   ...TASK_COMMAND_SCHEMAS,
+  ...OAUTH_COMMAND_SCHEMAS,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

@@ -447,6 +447,34 @@ describe("E6 decide is total over arbitrary input", () => {
           ],
         },
       ],
+      RequireAuthorization: [
+        { type: "RequireAuthorization", extension: "github", reason: "no_token" },
+        {
+          type: "RequireAuthorization",
+          extension: "github",
+          issuer: "https://auth.example",
+          scopes: ["repo"],
+          reason: "insufficient_scope",
+          prompt: "browser",
+        },
+      ],
+      RecordAuthorization: [
+        {
+          type: "RecordAuthorization",
+          extension: "github",
+          issuer: "https://auth.example",
+          scopes: ["repo"],
+          expiresAt: "2026-01-01T00:00:00.000Z",
+          grant: "authorization_code",
+          client: "dynamic",
+        },
+      ],
+      RecordTokenRefresh: [
+        { type: "RecordTokenRefresh", extension: "github", issuer: "https://auth.example" },
+      ],
+      RecordAuthorizationFailure: [
+        { type: "RecordAuthorizationFailure", extension: "github", error: "invalid_grant" },
+      ],
     };
     script.RecordFetchFailure.push({
       type: "RecordFetchFailure",
@@ -483,6 +511,10 @@ describe("E6 decide is total over arbitrary input", () => {
       "CarryPins",
       "RejectDefinitions",
       "MirrorPins",
+      "RequireAuthorization",
+      "RecordAuthorization",
+      "RecordTokenRefresh",
+      "RecordAuthorizationFailure",
       "RemoveExtension",
       "CloseConversation",
     ];

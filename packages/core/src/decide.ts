@@ -1,3 +1,4 @@
+import { decideAuthorization } from "./authorization/decideAuthorization.js";
 import { decideCalls } from "./calls/decideCalls.js";
 import { decideCatalog } from "./catalog/decideCatalog.js";
 import type { Command } from "./command.js";
@@ -61,6 +62,11 @@ export function decide(state: State, input: Command): Decision {
     case "CarryPins":
     case "MirrorPins":
       return decidePinning(state, command, at);
+    case "RequireAuthorization":
+    case "RecordAuthorization":
+    case "RecordTokenRefresh":
+    case "RecordAuthorizationFailure":
+      return decideAuthorization(state, command, at);
     default: {
       const unreachable: never = command;
       return unreachable;

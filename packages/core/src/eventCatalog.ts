@@ -24,7 +24,7 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
   },
   {
     // toolledger 0.2.0: a registry stream per host, a stream per conversation, calls, prompts
-    // and resources, tasks, imported goose sessions, pinned definitions.
+    // and resources, tasks, OAuth authorizations, imported goose sessions, pinned definitions.
     version: 2,
     added: [
       "PromptsInvalidated@1",
@@ -39,6 +39,10 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
       "ToolCallFinished@1",
       "TaskCreated@1",
       "TaskStatusChanged@1",
+      "OAuthAuthorizationRequired@1",
+      "OAuthAuthorized@1",
+      "OAuthTokenRefreshed@1",
+      "OAuthAuthorizationFailed@1",
       "SessionImported@1",
       "UsageRecorded@1",
       // Pinned definitions (P1–P6, issue 23).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
@@ -410,6 +411,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   DefinitionsApprovedSchema,
   DefinitionsRejectedSchema,
   ...TASK_EVENT_SCHEMAS,
+  ...OAUTH_EVENT_SCHEMAS,
 ]);
 export type ToolledgerEvent = z.infer<typeof ToolledgerEventSchema>;
 export type ToolledgerEventType = ToolledgerEvent["type"];
@@ -455,4 +457,8 @@ export const REGISTRY_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
   "DefinitionsRestored",
   "DefinitionsApproved",
   "DefinitionsRejected",
+  "OAuthAuthorizationRequired",
+  "OAuthAuthorized",
+  "OAuthTokenRefreshed",
+  "OAuthAuthorizationFailed",
 ]);

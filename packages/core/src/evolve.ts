@@ -1,3 +1,4 @@
+import { authorizationChanged } from "./authorization/evolveAuthorization.js";
 import { evolveCalls } from "./calls/evolveCalls.js";
 import { catalogChanged } from "./catalog/evolveCatalog.js";
 import { evolveConversation } from "./conversation/evolveConversation.js";
@@ -41,6 +42,11 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "ToolCallStarted":
     case "ToolCallFinished":
       return evolveCalls(state, event);
+    case "OAuthAuthorizationRequired":
+    case "OAuthAuthorized":
+    case "OAuthTokenRefreshed":
+    case "OAuthAuthorizationFailed":
+      return authorizationChanged(state, event);
     case "SessionImported":
     case "UsageRecorded":
       return evolveImported(state, event);

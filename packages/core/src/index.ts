@@ -18,6 +18,25 @@ export {
   type EndedBy,
   type OrphanResponse,
 } from "./auditEnables.js";
+export {
+  OAUTH_COMMAND_SCHEMAS,
+  OAUTH_EVENT_SCHEMAS,
+  type OAuthAuthorizationFailed,
+  OAuthAuthorizationFailedSchema,
+  type OAuthAuthorizationRequired,
+  OAuthAuthorizationRequiredSchema,
+  type OAuthAuthorized,
+  OAuthAuthorizedSchema,
+  type OAuthCommand,
+  type OAuthEvent,
+  type OAuthTokenRefreshed,
+  OAuthTokenRefreshedSchema,
+  RecordAuthorizationCommandSchema,
+  RecordAuthorizationFailureCommandSchema,
+  RecordTokenRefreshCommandSchema,
+  RequireAuthorizationCommandSchema,
+} from "./authorization/authorizationEvents.js";
+export type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
 export { toolCallStats } from "./callStats.js";
 export {
   type Catalog,

@@ -1,5 +1,6 @@
 import { emptyHashDict, type HashDict } from "./_hashDict.js";
 import type { Dict } from "./_records.js";
+import type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
 import type {
   Anomaly,
   CallOutcome,
@@ -89,6 +90,8 @@ export interface ExtensionState {
   invalidatedAt: number;
   /** G1: the extension's prompts and resources; absent until one of their events arrives. */
   catalog?: ExtensionCatalog;
+  /** A1–A4: its OAuth authorization; absent until one of its events arrives. */
+  authorization?: ExtensionAuthorization;
 }
 
 /** A prompt as registered: named like a tool (R3), owner metadata like a tool's (R4). */

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
+import { loadSqlite } from "./_loadSqlite.js";
 import { openReadOnlyDatabase } from "./_readOnlyDatabase.js";
 import { requireWritable } from "./_requireWritable.js";
 import { APPLICATION_ID } from "./_schema.js";
@@ -34,6 +35,7 @@ export function openForMaintenance(
   // A job that only looks (a dry run) reads where a reader can; one that changes the file says
   // plainly when it cannot write there.
   if (!options.readOnlyJob) requireWritable(file);
+  loadSqlite();
   const db = options.readOnlyJob
     ? openReadOnlyDatabase(file, timeout)
     : new Database(file, { fileMustExist: true, timeout });

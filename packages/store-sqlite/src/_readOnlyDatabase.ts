@@ -3,23 +3,9 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
+import { loadSqlite } from "./_loadSqlite.js";
 import { requireCurrentSchema } from "./_schema.js";
 import { toStoreError } from "./_storeError.js";
-
-// SQLite reads URI filenames (which an immutable open needs) only when told so before it
-// initialises; better-sqlite3 reads SQLITE_USE_URI when its native module loads, at the first
-// `new Database`. So load it now with the variable set, then remove it again: processes this
-// one starts (a gateway's MCP servers) do not inherit it. Only names that start with `file:`
-// change meaning, and the stores open such a path as `./file:…`. An environment that sets
-// the variable itself is left alone.
-if (process.env.SQLITE_USE_URI === undefined) {
-  process.env.SQLITE_USE_URI = "1";
-  try {
-    new Database(":memory:").close();
-  } finally {
-    delete process.env.SQLITE_USE_URI;
-  }
-}
 
 /**
  * The connection of a store opened with `readOnly`: an existing file at the current schema,
@@ -62,6 +48,7 @@ export function openReadOnlyStoreFile(
  * file alone is the whole log, so it is opened `immutable` instead (no locks, no -shm).
  */
 export function openReadOnlyDatabase(file: string, timeoutMs: number): Database.Database {
+  loadSqlite();
   const db = new Database(plainName(file), {
     readonly: true,
     fileMustExist: true,

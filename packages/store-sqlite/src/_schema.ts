@@ -13,6 +13,12 @@ export const SCHEMA_VERSION = 2;
  */
 export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2];
 
+/**
+ * The oldest schema version a read-only open reads as it is (no migration: a reader changes
+ * nothing). Every step since changed no table, so a 0.1.0 file is read in place.
+ */
+export const READABLE_SCHEMA_FROM = 1;
+
 /** Conversation event types (D6–D8), listed for SQL filters. */
 export const CONVERSATION_TYPES_SQL =
   "('EnableToolsRequested','EnableToolsResponded','Compacted','Cleared')";
@@ -100,9 +106,10 @@ export function migrate(db: Database.Database, file: string): void {
 }
 
 /**
- * What a read-only connection checks instead of migrating: the file holds this schema. An
- * empty SQLite file (no store created in it yet) is STORE_NOT_FOUND; an older schema, which
- * only a writer can migrate, is refused with that advice.
+ * What a read-only connection checks instead of migrating: the file holds a schema this build
+ * reads as it is (READABLE_SCHEMA_FROM to SCHEMA_VERSION). An empty SQLite file (no store
+ * created in it yet) is STORE_NOT_FOUND; an older schema, which only a writer can migrate, is
+ * refused with that advice.
  */
 export function requireCurrentSchema(db: Database.Database, file: string): void {
   db.exec("BEGIN");
@@ -112,7 +119,7 @@ export function requireCurrentSchema(db: Database.Database, file: string): void 
   } finally {
     db.exec("COMMIT");
   }
-  if (version === SCHEMA_VERSION) return;
+  if (version >= READABLE_SCHEMA_FROM && version <= SCHEMA_VERSION) return;
   if (version === 0) {
     throw new EventStoreError(
       "STORE_NOT_FOUND",

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { loadSqlite } from "./_loadSqlite.js";
 
 /** Whether better-sqlite3's native module loads in this Node, and where it is installed. */
 export interface NativeModuleCheck {
@@ -32,6 +33,7 @@ export function checkNativeModule(): NativeModuleCheck {
     // Reported below by the open, which fails the same way.
   }
   try {
+    loadSqlite();
     const db = new Database(":memory:");
     try {
       const row = db.prepare("SELECT sqlite_version() AS v").get() as { v: string };

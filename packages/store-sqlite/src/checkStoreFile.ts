@@ -8,6 +8,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import Database from "better-sqlite3";
+import { loadSqlite } from "./_loadSqlite.js";
 
 /** What a writer learns about a database file before it writes to it. */
 export interface FileCheck {
@@ -51,6 +52,7 @@ export function checkStoreFile(file: string): FileCheck {
   let problems: string[];
   let db: Database.Database | undefined;
   try {
+    loadSqlite();
     db = new Database(file, { fileMustExist: true });
     // Reading pages through a mapping saves a copy each: ~20% of a 1 GB check.
     db.pragma("mmap_size = 4294967296");

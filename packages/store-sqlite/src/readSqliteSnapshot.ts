@@ -1,5 +1,6 @@
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
+import { loadSqlite } from "./_loadSqlite.js";
 import { toStoreError } from "./_storeError.js";
 
 /** What a snapshot read can ask of another program's database: rows, and which columns exist. */
@@ -31,6 +32,7 @@ export function readSqliteSnapshot<T>(
 ): T {
   let db: Database.Database;
   try {
+    loadSqlite();
     db = new Database(file, {
       readonly: true,
       fileMustExist: true,

@@ -22,6 +22,7 @@ import {
 } from "@toolledger/core";
 import Database from "better-sqlite3";
 import { EVENT_COLUMNS } from "./_eventRow.js";
+import { loadSqlite } from "./_loadSqlite.js";
 import { loadStateFromRows } from "./_loadState.js";
 import { openReadOnlyStoreFile, plainName } from "./_readOnlyDatabase.js";
 import { requireWritable } from "./_requireWritable.js";
@@ -173,6 +174,7 @@ export class SqliteEventStore extends SqlEventStore {
     }
     let db: Database.Database | undefined;
     try {
+      loadSqlite();
       db = new Database(plainName(file), { timeout: options.busyTimeoutMs ?? 5000 });
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);

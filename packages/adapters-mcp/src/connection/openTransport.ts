@@ -1,18 +1,20 @@
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
 
 export interface TransportOptions {
   /** Largest message read from a stdio server. */
   maxMessageBytes: number;
+  /** A1–A4: an HTTP or SSE server's fetch, which carries its OAuth bearer token. */
+  fetch?: FetchLike;
 }
 
 /**
  * The SDK client transport that reaches an extension's server: a child process over stdio
  * (its stderr piped, for crash reports), or streamable HTTP / legacy SSE with the config's
- * headers. Nothing is started yet.
+ * headers (and, for OAuth, a fetch that carries the token). Nothing is started yet.
  */
 export function openTransport(config: ExtensionConfig, options: TransportOptions): Transport {
   if (config.type === "stdio") {
@@ -27,7 +29,10 @@ export function openTransport(config: ExtensionConfig, options: TransportOptions
     });
   }
   const requestInit = config.headers ? { headers: config.headers } : undefined;
-  const init = requestInit ? { requestInit } : {};
+  const init = {
+    ...(requestInit ? { requestInit } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
   return config.type === "sse"
     ? new SSEClientTransport(new URL(config.url), init)
     : new StreamableHTTPClientTransport(new URL(config.url), init);

@@ -5,7 +5,15 @@ import type { AdapterError } from "../adapterError.js";
  * flight), ready, retrying (waiting for the next attempt), failed (no attempt left: reconnect
  * it) or stopped (disconnected by the host).
  */
-export type ExtensionPhase = "starting" | "listing" | "ready" | "retrying" | "failed" | "stopped";
+export type ExtensionPhase =
+  | "starting"
+  | "listing"
+  | "ready"
+  | "retrying"
+  | "failed"
+  | "stopped"
+  /** A4: waiting for the user to authorize it (OAuth); it starts again when they did. */
+  | "authorizing";
 
 export type ConnectionStatus = "connected" | "disconnected";
 

@@ -2,6 +2,8 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type AdapterError, asAdapterError } from "../adapterError.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
 import { ExtensionConnection } from "../extensionConnection.js";
+import { hostAuthorizer } from "../oauth/oauthRuntime.js";
+import type { ServerAuthorizer } from "../oauth/serverAuthorizer.js";
 import type { ExtensionPhase, ExtensionStatus } from "./extensionStatus.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./hostOptions.js";
 import { StartupTracker } from "./startupTracker.js";
@@ -39,6 +41,8 @@ export class ExtensionSupervisor {
   #generations = 0;
   /** Removed from its host, or replaced by another config: never starts again. */
   #removed = false;
+  /** A1–A4: the remote server's OAuth client, kept across attempts (undefined: not made yet; null: none). */
+  #auth: ServerAuthorizer | null | undefined;
   readonly #host: SupervisorHost;
 
   constructor(host: SupervisorHost, key: string, config: ExtensionConfig) {
@@ -101,7 +105,9 @@ export class ExtensionSupervisor {
   enter(phase: ExtensionPhase): void {
     this.#phase = phase;
     this.#phaseSince = performance.now();
-    if (phase === "ready" || phase === "failed" || phase === "stopped") this.startup.end();
+    // Waiting for the user (authorizing) is no start in progress: a first tools/list does not wait for it.
+    if (phase === "ready" || phase === "failed" || phase === "stopped" || phase === "authorizing")
+      this.startup.end();
     this.#host.status(this);
   }
 
@@ -117,7 +123,7 @@ export class ExtensionSupervisor {
     try {
       await this.#connect(this.#retryNote());
     } catch (error) {
-      if (!this.#removed) this.#retryLater();
+      if (!this.#removed && !this.#untilAuthorized(error)) this.#retryLater();
       throw error;
     }
   }
@@ -154,6 +160,8 @@ export class ExtensionSupervisor {
     this.#phase = "stopped";
     this.startup.end();
     if (connection) await connection.close();
+    await this.#auth?.close();
+    this.#auth = undefined;
   }
 
   /**
@@ -170,8 +178,9 @@ export class ExtensionSupervisor {
     this.enter("starting");
     try {
       await this.#connect(this.#retryNote(), control.signal);
-    } catch {
-      if (!this.#removed && !control.signal.aborted) this.#retryLater();
+    } catch (error) {
+      if (this.#removed || control.signal.aborted) return;
+      if (!this.#untilAuthorized(error)) this.#retryLater();
       return;
     }
     const connection = this.#connection;
@@ -182,6 +191,13 @@ export class ExtensionSupervisor {
       retryable(e) ? this.#retryNote() : "",
     );
     if (!this.current(generation)) return;
+    if (failure?.code === "AUTHORIZATION_REQUIRED") {
+      // Listed only with a token (the server let the handshake through): started afresh once authorized.
+      this.#drop(failure.message);
+      await connection.close();
+      this.#untilAuthorized(failure);
+      return;
+    }
     if (failure && retryable(failure) && this.#host.options.retry) {
       // A server that cannot list its tools is started afresh (a hang needs a new process).
       this.#drop(failure.message);
@@ -201,10 +217,15 @@ export class ExtensionSupervisor {
     const before = this.#generation;
     const mine = () => this.current(generation);
     let connection: ExtensionConnection;
+    this.#auth ??= hostAuthorizer(host.options.oauth, this.config, this.key, {
+      record: (command) => host.record(command),
+      secret: (value) => host.addSecret(value),
+    });
     try {
       connection = await ExtensionConnection.connect(this.config, {
         connectTimeoutMs: host.options.connectTimeoutMs,
-        redactor: host.redactor,
+        redactor: () => host.redactor,
+        ...(this.#auth ? { auth: this.#auth } : {}),
         ...(host.options.maxMessageBytes ? { maxMessageBytes: host.options.maxMessageBytes } : {}),
         onWarning: (message) => host.warning(message),
         onListChanged: () => {
@@ -236,7 +257,11 @@ export class ExtensionSupervisor {
       const e = asAdapterError(error);
       if (signal?.aborted) throw e;
       this.#reason = e.message;
-      if (!this.#removed && !host.closed) await host.startFailed(this, `${e.message}${note}`);
+      if (!this.#removed && !host.closed)
+        await host.startFailed(
+          this,
+          `${e.message}${e.code === "AUTHORIZATION_REQUIRED" ? "" : note}`,
+        );
       throw e;
     }
     // Retired, removed or closed meanwhile: this connection is not wanted.
@@ -248,6 +273,23 @@ export class ExtensionSupervisor {
     this.#connection = connection;
     this.#connectedAt = Date.now();
     this.#reason = null;
+  }
+
+  /**
+   * A4: a server that needs the user's authorization waits for it (phase `authorizing`, no
+   * restart counted) and starts again once it is done. False for any other failure.
+   */
+  #untilAuthorized(error: unknown): boolean {
+    const authorized = (error as Partial<AdapterError> | null)?.authorized;
+    if (!authorized || this.#host.closed) return false;
+    this.#reason = (error as AdapterError).message;
+    this.enter("authorizing");
+    void authorized.then(() => {
+      if (this.#host.closed || this.#removed || this.#phase !== "authorizing") return;
+      this.#attempts = 0;
+      this.#host.track(this.#attemptOnce());
+    });
+    return true;
   }
 
   /** A crash or a hang: recorded, then restarted (with a retry policy) or failed. */

@@ -1,4 +1,5 @@
 import type { EventStore, PinPolicy, StateOptions } from "@toolledger/core";
+import type { OAuthRuntime } from "../oauth/oauthRuntime.js";
 
 export interface HostOptions {
   /** The event log. Default: a fresh in-memory store. */
@@ -48,6 +49,8 @@ export interface HostOptions {
   pinning?: PinPolicy;
   /** P4: how often to look for pinning decisions other processes appended (ms). Default 250. */
   pinsFollowIntervalMs?: number;
+  /** A1–A4: how remote servers are authorized (token store, browser step). Default: no OAuth. */
+  oauth?: OAuthRuntime;
 }
 
 export interface RetryPolicy {
@@ -91,6 +94,7 @@ export type ResolvedHostOptions = Readonly<{
   outerPrefixBudget: number;
   pinning: PinPolicy | undefined;
   pinsFollowIntervalMs: number;
+  oauth: OAuthRuntime | undefined;
 }>;
 
 export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
@@ -108,5 +112,6 @@ export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
     state: options.state ?? {},
     pinning: options.pinning,
     pinsFollowIntervalMs: options.pinsFollowIntervalMs ?? 250,
+    oauth: options.oauth,
   };
 }

@@ -1,3 +1,4 @@
+import type { Command } from "@toolledger/core";
 import type { Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
 import type { UpstreamMessage } from "../extensionConnection.js";
@@ -42,12 +43,18 @@ export interface SupervisorHost {
   status(s: ExtensionSupervisor): void;
   /** Background work: failures reported, waited for by `settled` and `close`. */
   track(work: Promise<unknown>): void;
+  /** A4: records a registry command in the background (an authorization's activity). */
+  record(command: Command): void;
+  /** A3: a secret (an OAuth token) joins the host's redactor. */
+  addSecret(value: string): void;
 }
 
 /** The parts of a host its supervisors reach. */
 export interface SupervisorHostParts {
   options: ResolvedHostOptions;
   redactor: () => Redactor;
+  /** A3: adds a secret to the host's redactor. */
+  addSecret: (value: string) => void;
   closed: () => boolean;
   upstreamRequestHandler: () => UpstreamRequestHandler | null;
   writer: StreamWriter;
@@ -94,5 +101,7 @@ export function supervisorHost(p: SupervisorHostParts): SupervisorHost {
       if (!p.closed()) p.status.next(s.status);
     },
     track: (work) => background.track(work),
+    record: (command) => background.track(writer.execute(() => command)),
+    addSecret: (value) => p.addSecret(value),
   };
 }

@@ -108,6 +108,9 @@ export class ToolledgerHost {
     this.#supervised = supervisorHost({
       options: this.options,
       redactor: () => this.#redactor,
+      addSecret: (value) => {
+        this.#redactor = this.#redactor.with(Redactor.forValues([value]));
+      },
       closed: () => this.#closed,
       upstreamRequestHandler: () => this.#upstreamRequestHandler,
       writer,

@@ -5,6 +5,8 @@ import { ADAPTERS } from "./spawnCli.js";
 export type ClientStep =
   | { call: string; args?: Record<string, unknown> }
   | { sleepMs: number }
+  /** Waits until this wall-clock time (epoch ms): lines up clients in different processes. */
+  | { sleepUntil: number }
   | { copy: string; to: string }
   /** Lists the tools again (into `tools`) once `name` is among them, or after 30 s. */
   | { listUntil: string };
@@ -19,6 +21,8 @@ export interface ClientStepResult {
 export interface ClientOutput {
   tools: string[];
   steps: ClientStepResult[];
+  /** How many notifications/tools/list_changed the gateway sent. */
+  listChanged: number;
 }
 
 /**
@@ -32,11 +36,14 @@ export function scriptedClientScript(): string {
 import { copyFileSync, existsSync } from "node:fs";
 import { ExtensionConnection, fetchTools } from ${JSON.stringify(pathToFileURL(ADAPTERS).href)};
 const { target, steps } = JSON.parse(process.argv[2]);
-const c = await ExtensionConnection.connect({ name: "gateway", ...target }, { connectTimeoutMs: 30000 });
+let listChanged = 0;
+const c = await ExtensionConnection.connect({ name: "gateway", ...target }, { connectTimeoutMs: 30000, onListChanged: () => listChanged++ });
 const out = { tools: (await fetchTools(c, { requestTimeoutMs: 30000, maxPages: 10 })).tools.map((t) => t.name), steps: [] };
 for (const step of steps) {
   if (step.sleepMs !== undefined) {
     await new Promise((r) => setTimeout(r, step.sleepMs));
+  } else if (step.sleepUntil !== undefined) {
+    await new Promise((r) => setTimeout(r, Math.max(0, step.sleepUntil - Date.now())));
   } else if (step.listUntil !== undefined) {
     for (let i = 0; i < 300 && !out.tools.includes(step.listUntil); i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -52,6 +59,7 @@ for (const step of steps) {
     }
   }
 }
+out.listChanged = listChanged;
 await c.close();
 process.stdout.write(JSON.stringify(out));
 `;

@@ -9,6 +9,7 @@ import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { type GatewayCommand, gatewayCommand } from "../gatewayCommand.js";
+import { installOAuthNotes } from "../installOAuthNotes.js";
 import {
   type InstallRecord,
   RECORD_FILE,
@@ -20,6 +21,7 @@ import { installTarget, readClientConfig } from "../installTarget.js";
 import { parseConfig, workspaceFolder } from "../loadConfig.js";
 import { InstallRefused, planInstall } from "../planInstall.js";
 import { resolveDeferral } from "../resolveDeferral.js";
+import { readServerEntries } from "../rewriteServers.js";
 import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { installSpec } from "./installSpec.js";
@@ -113,6 +115,12 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
   );
   for (const k of plan.kept) o.note(`  keeps ${k.name}: ${k.why}`);
   o.note(`  the host starts ${gateway.why}`);
+  for (const note of installOAuthNotes(
+    client,
+    readServerEntries(plan.serversText, client.format),
+    serversFile,
+  ))
+    o.note(note);
   o.note(`  the gateway records to ${db}, deferral ${deferral.mode}; backup at ${backup}`);
   printDiff(
     o,

@@ -15,6 +15,7 @@ import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
+import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { openStore } from "../openStore.js";
 import { reportPins } from "../reportPins.js";
 import { resolvePinning } from "../resolvePinning.js";
@@ -87,10 +88,13 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
       pinning: "quarantine",
       onHost: (host) => reportPins(host, o),
+      // A4: a server that needs authorization starts the browser step (once) and joins after.
+      oauth: oauthRuntimeFor(deps, o, config.file, { interactive: true }),
     });
     const { host } = started;
     // `initialize` is answered at once; a first tools/list waits for the servers still
     // starting, each up to its startup grace (issue 20); the summary says what it held.
+    // A4: a server waiting for the user's authorization is said apart from a slow one.
     const summary = () => {
       const tools = host.listTools().length;
       const all = host.extensions();
@@ -98,7 +102,8 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       const waiting = all
         .filter((e) => e.phase === "starting" || e.phase === "listing" || e.phase === "retrying")
         .map((e) => e.name);
-      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+      const authorizing = all.filter((e) => e.phase === "authorizing").map((e) => e.name);
+      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     };
     const conversation = {
       deferral: { mode: deferral.mode, alwaysLoad: [...deferral.alwaysLoad] },

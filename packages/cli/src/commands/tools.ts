@@ -7,6 +7,7 @@ import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { isWarning } from "../isWarning.js";
 import { loadServerSetup } from "../loadServerSetup.js";
+import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { startCommand } from "../startCommand.js";
 import { startSession } from "../startSession.js";
 import { classLabel, toolRow } from "../summarizeState.js";
@@ -37,6 +38,7 @@ export async function toolsCommand(args: readonly string[], deps: Deps): Promise
   const { session, failures } = await startSession(config, deferral, o, {
     now: deps.now,
     env: deps.env,
+    oauth: oauthRuntimeFor(deps, o, config.file, { interactive: false }),
   });
   try {
     const state = session.state;

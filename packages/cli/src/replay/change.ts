@@ -1,4 +1,5 @@
 import type { Anomaly } from "@toolledger/core";
+import type { OAuthChange } from "../oauthChange.js";
 import type { PinChange } from "./pinChanges.js";
 
 /** What one event changed, in terms a user reads (E3). */
@@ -99,4 +100,5 @@ export type Change =
       from: string | null;
       forMs: number | null;
     }
+  | OAuthChange
   | { kind: "no_change" };

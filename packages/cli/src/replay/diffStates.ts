@@ -4,6 +4,7 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
+import { oauthChange } from "../oauthChange.js";
 import { extensionKeys, getExtension } from "../stateExtensions.js";
 import type { Change } from "./change.js";
 import { pinChanges } from "./pinChanges.js";
@@ -113,6 +114,12 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       break;
     case "HostStarted":
       changes.push({ kind: "host_started", hostname: event.hostname, run: after.host?.runs ?? 1 });
+      break;
+    case "OAuthAuthorizationRequired":
+    case "OAuthAuthorized":
+    case "OAuthTokenRefreshed":
+    case "OAuthAuthorizationFailed":
+      changes.push(oauthChange(event)!);
       break;
     case "ConversationStarted":
     case "ConversationResumed":

@@ -5,7 +5,9 @@ import {
   isEnabled,
   nameToKey,
   type State,
+  type ToolledgerEvent,
 } from "@toolledger/core";
+import { describeOAuthChange, oauthChange } from "../oauthChange.js";
 import { withOrigin } from "./describeOrigin.js";
 import { describePinEvent, isPinEvent } from "./describePinEvent.js";
 
@@ -375,6 +377,24 @@ function describeOther(
         severity: "info",
         rules: ["C3"],
       };
+    case "OAuthAuthorizationRequired":
+    case "OAuthAuthorized":
+    case "OAuthTokenRefreshed":
+    case "OAuthAuthorizationFailed": {
+      // A1–A4: an OAuth event records no secret; its one line says what happened.
+      const change = oauthChange(event as unknown as ToolledgerEvent)!;
+      return {
+        extensions: [nameToKey(change.extension)],
+        text: describeOAuthChange(change),
+        severity: change.event === "failed" ? "error" : change.event === "required" ? "warn" : "ok",
+        rules:
+          change.event === "refreshed"
+            ? ["A2"]
+            : change.event === "required"
+              ? ["A4", "A1"]
+              : ["A1", "A2"],
+      };
+    }
     case "HostStarted":
       return {
         extensions: [],

@@ -218,4 +218,24 @@ export const RULE_SUMMARIES: Readonly<Record<string, { title: string; summary: s
     summary:
       "A person approves or rejects by the digest reviewed, from any process; a serving gateway folds it within a second and tells its clients.",
   },
+  A1: {
+    title: "OAuth flow",
+    summary:
+      "A remote server's 401 starts OAuth 2.1: discovery, a configured client else a metadata-document URL else dynamic registration, PKCE S256, resource, scopes; bounded step-up on 403.",
+  },
+  A2: {
+    title: "Tokens",
+    summary:
+      "Tokens live in the user's store (0600, per server and issuer), are refreshed before expiry one process at a time, and go to their own issuer's server only.",
+  },
+  A3: {
+    title: "No secret recorded",
+    summary:
+      "No token, code, verifier or client secret reaches an event, a log line, an error or an export.",
+  },
+  A4: {
+    title: "Authorization in serve",
+    summary:
+      "A server needing authorization asks the user once; its tools join when it is done; calls meanwhile say to run `toolledger auth login`.",
+  },
 };
