@@ -30,6 +30,10 @@ const IDENTITY = new Set([
   "durationMs",
   "reason",
   "includeHidden",
+  "policy",
+  "list",
+  "ledgerVersion",
+  "baselines",
 ]);
 
 /** R6: a command as it may become an event, every server-supplied text redacted. */

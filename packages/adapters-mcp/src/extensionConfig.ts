@@ -14,6 +14,8 @@ interface CommonConfig {
   callTimeoutMs?: number;
   /** How long starting this server and its handshake may take (default: the session's). Not part of the fingerprint. */
   startTimeoutMs?: number;
+  /** P5: how this server's definitions are pinned (default: the host's). Not part of the fingerprint. */
+  pinning?: "quarantine" | "warn" | "off";
   /**
    * How long from its start a first tools/list waits for this server (a host's
    * `untilListed`; default: the host's `startupGraceMs`). Not part of the fingerprint.

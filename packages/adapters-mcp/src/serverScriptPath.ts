@@ -20,6 +20,7 @@ export const SERVER_NAMES = [
   "slowStart",
   "reference",
   "malformed",
+  "shifty",
   "storm",
   "oauthProtected",
 ] as const;

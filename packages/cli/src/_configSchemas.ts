@@ -1,7 +1,10 @@
-import { ALWAYS_LOAD_ENV, DEFERRAL_ENV } from "@toolledger/core";
+import { ALWAYS_LOAD_ENV, DEFERRAL_ENV, PinPolicySchema } from "@toolledger/core";
 import { z } from "zod";
 
 const stringMap = z.record(z.string(), z.string());
+const pinningPolicy = z.enum(PinPolicySchema.options, {
+  error: 'must be "quarantine", "warn" or "off"',
+});
 const seconds = z.number().positive("must be a positive number of seconds");
 // Checked again after `${…}` expansion; a URL with a variable can only be checked then.
 const httpUrl = z
@@ -107,6 +110,8 @@ export const SharedOptionsSchema = z.object({
   enabled: z.boolean().optional(),
   disabled: z.boolean().optional(),
   cwd: z.string().optional(),
+  /** P5: how this server's definitions are pinned: quarantine (default), warn or off. */
+  pinning: pinningPolicy.optional(),
   /** A1: the OAuth client of a remote (HTTP or SSE) server. */
   oauth: OAuthOptionSchema.optional(),
 });
@@ -213,6 +218,8 @@ export const FileSettingsSchema = z
       .optional(),
     /** S1: `auto`'s token budget for the deferred-names section. */
     deferral_budget: z.number().int().positive().optional(),
+    /** P5: the pinning policy of every server of the file that sets none. */
+    pinning: pinningPolicy.optional(),
   })
   .optional();
 export const FILE_SETTING_NAMES = [
@@ -223,4 +230,5 @@ export const FILE_SETTING_NAMES = [
   "workspace_folder",
   "deferral",
   "deferral_budget",
+  "pinning",
 ];

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { PinPolicy } from "@toolledger/core";
 import {
   GOOSE_ONLY_KEYS,
   type GooseExtension,
@@ -49,6 +50,7 @@ export interface ReadContext {
     inheritEnv: boolean;
     callTimeoutSeconds?: number;
     startTimeoutSeconds?: number;
+    pinning?: PinPolicy;
     startupGraceSeconds?: number;
   };
   /** goose's `secrets.yaml`, where `env_keys` are found when they are not in the environment. */
@@ -182,6 +184,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   const line = context.at.key(path).line;
   const timeout = entry.timeout ?? context.defaults.callTimeoutSeconds;
   const startTimeout = entry.start_timeout ?? context.defaults.startTimeoutSeconds;
+  const pinning = entry.pinning ?? context.defaults.pinning;
   const startupGrace = entry.startup_grace ?? context.defaults.startupGraceSeconds;
   return {
     name: server.name,
@@ -201,6 +204,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     ...(startupGrace === undefined ? {} : { startupGraceSeconds: startupGrace }),
     exposeUnprefixed: entry.expose_unprefixed,
     hidden: entry.hidden,
+    ...(pinning === undefined ? {} : { pinning }),
     secrets: [...new Set(secrets)],
     ...(problem === undefined ? {} : { problem }),
     source: { file: context.file, line },

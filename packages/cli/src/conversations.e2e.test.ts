@@ -101,7 +101,8 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
     expect(new Set(open.map((c) => c.registry)).size).toBe(1);
     const all = await runCli(["sessions", "--all", "--db", db, "--json"], { cwd: dir });
     const kinds = (JSON.parse(all.stdout) as { kind: string }[]).map((s) => s.kind).sort();
-    expect(kinds).toEqual(["conversation", "conversation", "registry"]);
+    // P4: serve pins by default, so the database also holds its pins ledger.
+    expect(kinds).toEqual(["conversation", "conversation", "pins", "registry"]);
   });
 
   test("C2: an enable in one conversation changes only its list, and only its client is told", async () => {
@@ -230,7 +231,7 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
     expect(one.code).toBe(0);
     const all = await runCli(["sessions", "--all", "--db", db, "--json"], { cwd: dir });
     expect((JSON.parse(all.stdout) as { session: string }[]).map((s) => s.session).sort()).toEqual(
-      [a!.session, a!.registry].sort(),
+      [a!.session, a!.registry, "pins"].sort(),
     );
     const replay = await runCli(["replay", a!.session, "--db", db], { cwd: dir });
     expect(replay.code).toBe(0);
@@ -238,8 +239,9 @@ describeEachStore("conversations through `toolledger serve --http` (C1–C3)", (
 
     const rest = await runCli(["prune", "--before", "0d", "--db", db], { cwd: dir });
     expect(rest.stderr).toMatch(/removed 2 stream\(s\)/);
+    // The pins ledger is never pruned (P4: approvals outlive every conversation).
     const none = await runCli(["sessions", "--all", "--db", db, "--json"], { cwd: dir });
-    expect(JSON.parse(none.stdout)).toEqual([]);
+    expect((JSON.parse(none.stdout) as { kind: string }[]).map((s) => s.kind)).toEqual(["pins"]);
     const log = await runCli(["scrub", "--list", "--json", "--db", db], { cwd: dir });
     expect((JSON.parse(log.stdout) as { action: string }[]).map((r) => r.action)).toEqual([
       "prune",

@@ -2,6 +2,7 @@ import {
   type EventStore,
   evolve,
   initialState,
+  PINS_LEDGER_STREAM,
   readWholeStream,
   type SessionSummary,
 } from "@toolledger/core";
@@ -9,8 +10,11 @@ import {
 /** One row of `toolledger sessions`: a conversation, a host's registry stream, or a first-release session. */
 export interface SessionRow {
   session: string;
-  /** `damaged`: its events cannot all be read back (a damaged database file); see `damaged`. */
-  kind: "conversation" | "registry" | "legacy" | "damaged";
+  /**
+   * `pins`: the pins ledger (P4), one per database. `damaged`: its events cannot all be read
+   * back (a damaged database file); see `damaged`.
+   */
+  kind: "conversation" | "registry" | "legacy" | "pins" | "damaged";
   events: number;
   /** When it happened: its first and last events' own times (`at`), else when they were stored. */
   startedAt: string;
@@ -50,6 +54,22 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
     firstRecordedAt: s.firstRecordedAt,
     lastRecordedAt: s.lastRecordedAt,
   });
+  if (s.sessionId === PINS_LEDGER_STREAM) {
+    const [last] = await store.readStream(s.sessionId, { fromPosition: s.eventCount, maxCount: 1 });
+    return {
+      ...base(last?.event.at),
+      kind: "pins",
+      client: null,
+      transport: null,
+      host: null,
+      registry: null,
+      status: null,
+      calls: null,
+      enabled: null,
+      source: null,
+      parent: null,
+    };
+  }
   if (e?.type === "HostStarted") {
     const [last] = await store.readStream(s.sessionId, {
       fromPosition: s.eventCount,

@@ -1,4 +1,5 @@
 import { describeOAuthChange } from "./oauthChange.js";
+import { formatPinChange } from "./replay/pinChanges.js";
 import type { Change } from "./replaySteps.js";
 import type { Style } from "./style.js";
 
@@ -12,6 +13,15 @@ function list(names: readonly string[]): string {
 /** One line per change, for `replay`'s human output. */
 export function formatChange(c: Change, style: Style): string {
   switch (c.kind) {
+    case "pin_policy":
+    case "pins_carried":
+    case "definitions_pinned":
+    case "definition_changed":
+    case "definitions_coalescing":
+    case "definitions_restored":
+    case "definitions_approved":
+    case "definitions_rejected":
+      return formatPinChange(c, style);
     case "extension_added":
       return `${style.green("+")} extension ${c.extension} (${c.extensionKind}${c.hidden ? ", hidden" : ""})${c.replaced ? " replaced: config changed, tools dropped until refetched" : ""}`;
     case "extension_removed":

@@ -10,6 +10,7 @@ import { exportSpec } from "./commands/exportSpec.js";
 import { importSpec } from "./commands/importSpec.js";
 import { installSpec, uninstallSpec } from "./commands/installSpec.js";
 import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
+import { approveSpec, diffSpec, pinsSpec, rejectSpec } from "./commands/pinsSpec.js";
 import { pruneSpec } from "./commands/pruneSpec.js";
 import { replaySpec } from "./commands/replaySpec.js";
 import { scrubSpec } from "./commands/scrubSpec.js";
@@ -54,6 +55,10 @@ export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<Command
     spec: compactSpec,
     load: async () => (await import("./commands/lifecycle.js")).compactCommand,
   },
+  { spec: pinsSpec, load: async () => (await import("./commands/pins.js")).pinsCommand },
+  { spec: diffSpec, load: async () => (await import("./commands/diff.js")).diffCommand },
+  { spec: approveSpec, load: async () => (await import("./commands/review.js")).approveCommand },
+  { spec: rejectSpec, load: async () => (await import("./commands/review.js")).rejectCommand },
   { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
   { spec: pruneSpec, load: async () => (await import("./commands/prune.js")).pruneCommand },
   { spec: doctorSpec, load: async () => (await import("./commands/doctor.js")).doctorCommand },

@@ -1,4 +1,5 @@
 import type { OAuthSettings } from "@toolledger/adapters-mcp";
+import type { PinPolicy } from "@toolledger/core";
 
 /** How a server is reached: started as a process, or over HTTP (streamable or legacy SSE). */
 export type ConnectedKind = "stdio" | "streamable_http" | "sse";
@@ -45,6 +46,8 @@ export interface ServerConfig {
   startupGraceSeconds?: number;
   exposeUnprefixed: boolean;
   hidden: boolean;
+  /** P5: `pinning` of the entry, else of the file's `toolledger:` settings; unset: serve's default. */
+  pinning?: PinPolicy;
   /** Values expanded from environment variables into command, args or url: redacted like env values. */
   secrets: string[];
   /** Why this server cannot be started (a missing `env_keys` variable), or undefined. */

@@ -9,7 +9,7 @@ import {
   type ToolledgerHost,
   type ToolledgerSession,
 } from "@toolledger/adapters-mcp";
-import { type DeferralConfig, type EventStore, nameToKey } from "@toolledger/core";
+import { type DeferralConfig, type EventStore, nameToKey, type PinPolicy } from "@toolledger/core";
 import type { Output } from "./output.js";
 import type { LoadedConfig } from "./serverConfig.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
@@ -37,6 +37,10 @@ interface HostStartOptions {
   outerPrefixBudget?: number;
   /** Largest stdio message read from a server (serve --max-message-mb). */
   maxMessageBytes?: number;
+  /** P5: the pinning policy of servers the config sets none for (serve: quarantine). */
+  pinning?: PinPolicy;
+  /** Told the host before any server starts (to follow its events from the first). */
+  onHost?: (host: ToolledgerHost) => void;
   /** A1–A4: how remote servers are authorized (serve: with the browser step). */
   oauth?: OAuthRuntime;
 }
@@ -73,6 +77,7 @@ export async function startHostInBackground(
     retry: DEFAULT_RETRY,
   });
   host.status$.subscribe((status) => reportStatus(host, status, o));
+  options.onHost?.(host);
   const { configs, failures } = serversToStart(config, o, options.env);
   await host.startExtensions(configs);
   return { host, failures };
@@ -207,6 +212,7 @@ async function openReportingHost(
     ...(options.store ? { store: options.store } : {}),
     ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
     ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    ...(options.pinning ? { pinning: options.pinning } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),

@@ -58,13 +58,13 @@ function range(start: number, count: number): string {
   return `${count === 0 ? start : start + 1},${count}`;
 }
 
-function splitLines(text: string): string[] {
+export function splitLines(text: string): string[] {
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return lines;
 }
 
-function lcsOps(a: readonly string[], b: readonly string[]): Op[] {
+export function lcsOps(a: readonly string[], b: readonly string[]): Op[] {
   const n = a.length;
   const m = b.length;
   // lengths[i][j]: LCS of a[i..] and b[j..], in one flat array.

@@ -2,6 +2,12 @@ import { hvalues } from "./_hashDict.js";
 import { EMPTY_CATALOG } from "./catalog/evolveCatalog.js";
 import { closeNames } from "./closeNames.js";
 import type { McpResource, McpResourceTemplate } from "./events.js";
+import {
+  type QuarantinedItem,
+  servedPrompt,
+  servedResource,
+  servedTemplate,
+} from "./pinning/servedCatalogItem.js";
 import type { ExtensionState, RegisteredPrompt, State } from "./state.js";
 
 /** What one registry offers besides tools (G1), in R10 order, conflicts resolved. */
@@ -13,6 +19,8 @@ export interface Catalog {
   resourceTemplates: readonly OwnedResourceTemplate[];
   /** Prompt names and resource URIs more than one extension offers: owners, first wins. */
   conflicts: readonly CatalogConflict[];
+  /** P2: items whose listed definition is not approved (served as approved, or not at all). */
+  quarantined: readonly QuarantinedItem[];
 }
 
 export interface OwnedResource {
@@ -41,9 +49,14 @@ export interface CatalogOptions {
 
 export type PromptResolution =
   | { ok: true; publicName: string; owner: string; rawName: string }
-  | { ok: false; code: "UNKNOWN_PROMPT"; message: string; suggestions: string[] };
+  | {
+      ok: false;
+      code: "UNKNOWN_PROMPT" | "PROMPT_AWAITS_APPROVAL";
+      message: string;
+      suggestions: string[];
+    };
 
-const cache = new WeakMap<object, { visible?: Catalog; all?: Catalog }>();
+const cache = new WeakMap<object, WeakMap<object, { visible?: Catalog; all?: Catalog }>>();
 
 /**
  * G1: the registry's prompts, resources and templates as the gateway serves them. Memoised
@@ -51,10 +64,15 @@ const cache = new WeakMap<object, { visible?: Catalog; all?: Catalog }>();
  */
 export function catalog(state: State, options: CatalogOptions = {}): Catalog {
   const includeHidden = options.includeHidden ?? false;
-  let entry = cache.get(state.extensions);
+  let byPins = cache.get(state.extensions);
+  if (!byPins) {
+    byPins = new WeakMap();
+    cache.set(state.extensions, byPins);
+  }
+  let entry = byPins.get(state.pinning);
   if (!entry) {
     entry = {};
-    cache.set(state.extensions, entry);
+    byPins.set(state.pinning, entry);
   }
   const slot = includeHidden ? "all" : "visible";
   const cached = entry[slot];
@@ -70,7 +88,18 @@ export function resolvePrompt(
   name: string,
   options: CatalogOptions = {},
 ): PromptResolution {
-  const prompts = catalog(state, options).prompts;
+  const c = catalog(state, options);
+  const prompts = c.prompts;
+  // P2: a prompt whose definition changed or is new is not run until a person approves it.
+  const awaiting = c.quarantined.find((q) => q.kind === "prompt" && q.name === name);
+  if (awaiting) {
+    return {
+      ok: false,
+      code: "PROMPT_AWAITS_APPROVAL",
+      message: `prompt ${JSON.stringify(name)} ${awaiting.status === "rejected" ? "was rejected by the user" : "awaits the user's approval (its definition changed or is new)"}; review it with \`toolledger pins ${awaiting.owner}\``,
+      suggestions: [],
+    };
+  }
   const found = prompts.find((p) => p.publicName === name);
   if (found) return { ok: true, publicName: name, owner: found.owner, rawName: found.rawName };
   const suggestions = closeNames(
@@ -113,6 +142,7 @@ function buildCatalog(state: State, includeHidden: boolean): Catalog {
   const prompts: RegisteredPrompt[] = [];
   const resources: OwnedResource[] = [];
   const resourceTemplates: OwnedResourceTemplate[] = [];
+  const quarantined: QuarantinedItem[] = [];
   const owners = new Map<
     string,
     { kind: CatalogConflict["kind"]; name: string; owners: string[] }
@@ -129,11 +159,20 @@ function buildCatalog(state: State, includeHidden: boolean): Catalog {
   };
   for (const ext of orderedExtensions(state, includeHidden)) {
     const c = ext.catalog ?? EMPTY_CATALOG;
-    for (const p of c.prompts) if (claim("prompt", p.publicName, ext.key)) prompts.push(p);
-    for (const r of c.resources)
-      if (claim("resource", r.uri, ext.key)) resources.push({ owner: ext.key, resource: r });
-    for (const t of c.resourceTemplates) {
-      if (claim("resource_template", t.uriTemplate, ext.key))
+    for (const listed of c.prompts) {
+      const { served: p, quarantined: q } = servedPrompt(state, listed);
+      if (q) quarantined.push(q);
+      if (p && claim("prompt", p.publicName, ext.key)) prompts.push(p);
+    }
+    for (const listed of c.resources) {
+      const { served: r, quarantined: q } = servedResource(state, ext.key, listed);
+      if (q) quarantined.push(q);
+      if (r && claim("resource", r.uri, ext.key)) resources.push({ owner: ext.key, resource: r });
+    }
+    for (const listed of c.resourceTemplates) {
+      const { served: t, quarantined: q } = servedTemplate(state, ext.key, listed);
+      if (q) quarantined.push(q);
+      if (t && claim("resource_template", t.uriTemplate, ext.key))
         resourceTemplates.push({
           owner: ext.key,
           template: t,
@@ -143,7 +182,7 @@ function buildCatalog(state: State, includeHidden: boolean): Catalog {
   }
   const conflicts: CatalogConflict[] = [];
   for (const entry of owners.values()) if (entry.owners.length > 1) conflicts.push(entry);
-  return { prompts, resources, resourceTemplates, conflicts };
+  return { prompts, resources, resourceTemplates, conflicts, quarantined };
 }
 
 /**

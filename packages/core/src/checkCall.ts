@@ -2,6 +2,7 @@ import { classifyTool } from "./classifyTool.js";
 import { currentStrategy } from "./deferral/currentStrategy.js";
 import { downExtension } from "./downExtension.js";
 import { ENABLE_TOOLS_NAME } from "./modelView.js";
+import { quarantineMessage } from "./pinning/quarantineMessage.js";
 import {
   type ResolvedTool,
   type ResolveOptions,
@@ -37,7 +38,9 @@ export type CheckCallResult =
           | "AMBIGUOUS_TOOL"
           | "APP_ONLY_TOOL"
           | "TOOL_NOT_ENABLED"
-          | "EXTENSION_UNAVAILABLE";
+          | "EXTENSION_UNAVAILABLE"
+          | "TOOL_AWAITS_APPROVAL"
+          | "TOOL_REJECTED";
         name: string;
         message: string;
         suggestions: string[];
@@ -48,7 +51,7 @@ export type CheckCallResult =
 export type CallRefusal = Extract<CheckCallResult, { ok: false }>["error"];
 
 /**
- * R13 + D3 + D9: may the model call `name` now? Resolves the owner and raw name; refuses
+ * R13 + D3 + D9 + P2: may the model call `name` now? Resolves the owner and raw name; refuses
  * app-only tools and deferred tools that are not enabled, and a name of an extension that
  * is down (its tools left with its failed fetch) with why, instead of "unknown tool" and
  * another extension's close names. Permission checks stay the host's.
@@ -100,6 +103,18 @@ export function checkCall(
     };
   }
   const c = classifyTool(state, resolved.tool);
+  if (c.class === "quarantined" && c.pin) {
+    // P2: what the server lists now was not approved; nothing of it runs until a person decides.
+    return {
+      ok: false,
+      error: {
+        code: c.pin.status === "rejected" ? "TOOL_REJECTED" : "TOOL_AWAITS_APPROVAL",
+        name,
+        message: quarantineMessage(resolved.tool, c.pin),
+        suggestions: [],
+      },
+    };
+  }
   if (c.class === "app-only") {
     return {
       ok: false,

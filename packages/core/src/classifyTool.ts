@@ -1,5 +1,6 @@
 import { hget } from "./_hashDict.js";
-import type { RegisteredTool, State } from "./state.js";
+import { approvedTool, type PinVerdict, toolVerdict } from "./pinning/pinVerdict.js";
+import type { ExtensionState, RegisteredTool, State } from "./state.js";
 
 /**
  * D3: app-only when `_meta.ui.visibility` is an array without "model". A missing or
@@ -12,7 +13,7 @@ export function isAppOnly(tool: RegisteredTool): boolean {
   return Array.isArray(visibility) && !visibility.includes("model");
 }
 
-export type ToolClass = "eager" | "deferred" | "app-only" | "hidden";
+export type ToolClass = "eager" | "deferred" | "app-only" | "hidden" | "quarantined";
 
 /** Why a model-visible tool is eager (D4), for explanations. */
 export type EagerReason = "deferral-off" | "platform" | "always-load" | "enabled";
@@ -21,12 +22,45 @@ export interface Classification {
   class: ToolClass;
   /** Set when `class` is "eager". */
   reason?: EagerReason;
+  /** P2: why a quarantined tool is (changed, pending or rejected). */
+  pin?: PinVerdict;
+  /**
+   * P2: a changed tool keeps its approved definition in the model view until a person
+   * approves the new one: that definition (under the tool's names) and its class there.
+   */
+  approved?: { tool: RegisteredTool; class: "eager" | "deferred"; reason?: EagerReason };
 }
 
-/** D3/D4: one registered (winning) tool's class in the model view. */
+/**
+ * D3/D4/P2: one registered (winning) tool's class in the model view, the one place every
+ * path asks (model view, enable_tools, calls, search): a tool whose definition is not
+ * approved under a `quarantine` policy is `quarantined`, never eager or deferred.
+ */
 export function classifyTool(state: State, tool: RegisteredTool): Classification {
   const ext = hget(state.extensions, tool.owner);
   if (!ext || ext.hidden) return { class: "hidden" };
+  const pin = toolVerdict(state, tool);
+  if (pin.enforced && pin.status !== "approved") {
+    const approved = pin.status === "changed" ? pin.record?.approved : undefined;
+    if (!approved) return { class: "quarantined", pin };
+    const shown = classifyVisible(state, ext, approvedTool(tool, approved));
+    return shown.class === "eager" || shown.class === "deferred"
+      ? {
+          class: "quarantined",
+          pin,
+          approved: {
+            tool: approvedTool(tool, approved),
+            class: shown.class,
+            ...(shown.reason ? { reason: shown.reason } : {}),
+          },
+        }
+      : { class: "quarantined", pin };
+  }
+  return classifyVisible(state, ext, tool);
+}
+
+/** D3/D4 for a tool of a visible extension. */
+function classifyVisible(state: State, ext: ExtensionState, tool: RegisteredTool): Classification {
   if (isAppOnly(tool)) return { class: "app-only" };
   if (state.deferral.mode === "off") return { class: "eager", reason: "deferral-off" };
   if (ext.kind === "platform") return { class: "eager", reason: "platform" };

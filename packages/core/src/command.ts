@@ -11,6 +11,14 @@ import {
   McpResourceTemplateSchema,
   McpToolSchema,
 } from "./events.js";
+import {
+  ApproveDefinitionsCommandSchema,
+  CarryPinsCommandSchema,
+  MirrorPinsCommandSchema,
+  PinDefinitionsCommandSchema,
+  RejectDefinitionsCommandSchema,
+  SetPinPolicyCommandSchema,
+} from "./pinning/pinCommands.js";
 import { TASK_COMMAND_SCHEMAS } from "./tasks/taskEvents.js";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "./wireName.js";
 
@@ -257,6 +265,12 @@ export const CommandSchema = z.discriminatedUnion("type", [
   StartCallCommandSchema,
   FinishCallCommandSchema,
   SearchToolsCommandSchema,
+  SetPinPolicyCommandSchema,
+  PinDefinitionsCommandSchema,
+  ApproveDefinitionsCommandSchema,
+  RejectDefinitionsCommandSchema,
+  CarryPinsCommandSchema,
+  MirrorPinsCommandSchema,
   ...TASK_COMMAND_SCHEMAS,
   ...OAUTH_COMMAND_SCHEMAS,
 ]);

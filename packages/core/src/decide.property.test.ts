@@ -5,6 +5,7 @@ import { decide } from "./decide.js";
 import { decodeEvent } from "./decodeEvent.js";
 import type { ToolledgerEvent } from "./events.js";
 import { evolve } from "./evolve.js";
+import { toolDigest } from "./pinning/pinnedDefinition.js";
 import { replay } from "./replay.js";
 import { initialState, type State } from "./state.js";
 
@@ -151,6 +152,18 @@ function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
     InvalidateResources: ["extension"],
     RecordPrompts: ["extension", "startedAtVersion", "prompts", "error"],
     RecordResources: ["extension", "startedAtVersion", "resources", "resourceTemplates", "error"],
+    SetPinPolicy: ["extension", "policy"],
+    PinDefinitions: [
+      "extension",
+      "policy",
+      "list",
+      "tools",
+      "prompts",
+      "resources",
+      "instructions",
+    ],
+    ApproveDefinitions: ["extension", "items", "by"],
+    RejectDefinitions: ["extension", "items", "by", "reason"],
   };
   // Own keys only: an arbitrary type such as "constructor" names no command.
   const keys =
@@ -274,6 +287,8 @@ describe("E6 decide is total over arbitrary input", () => {
 
   it("E6 every command type's accepted path emits events that reload as they were folded", () => {
     const v = { at: "2026-01-01T00:00:00.000Z" };
+    const issue = { name: "create_issue", inputSchema: { type: "object" } };
+    const changedIssue = { ...issue, description: "Create an issue." };
     const script: Record<CommandType, Command[]> = {
       StartHost: [{ type: "StartHost", hostname: "box", pid: 1, toolledgerVersion: "0.1.0", ...v }],
       StartConversation: [
@@ -354,6 +369,91 @@ describe("E6 decide is total over arbitrary input", () => {
           resourceTemplates: [{ uriTemplate: "file:///{path}" }],
         },
       ],
+      SetPinPolicy: [{ type: "SetPinPolicy", extension: "github", policy: "quarantine" }],
+      PinDefinitions: [
+        {
+          type: "PinDefinitions",
+          extension: "github",
+          policy: "quarantine",
+          list: "tools",
+          tools: [issue],
+        },
+        {
+          type: "PinDefinitions",
+          extension: "github",
+          policy: "quarantine",
+          list: "tools",
+          tools: [changedIssue],
+        },
+        {
+          type: "PinDefinitions",
+          extension: "github",
+          policy: "quarantine",
+          list: "instructions",
+          instructions: "Use with care.",
+        },
+      ],
+      ApproveDefinitions: [
+        {
+          type: "ApproveDefinitions",
+          extension: "github",
+          by: "ana@laptop",
+          items: [{ kind: "tool", name: "create_issue", digest: toolDigest(changedIssue) }],
+        },
+      ],
+      CarryPins: [
+        {
+          type: "CarryPins",
+          extension: "github",
+          ledgerVersion: 7,
+          baselines: ["tools"],
+          baselineAt: { tools: v.at },
+          records: [
+            {
+              kind: "tool",
+              name: "search_code",
+              approved: null,
+              awaiting: {
+                kind: "tool",
+                name: "search_code",
+                digest: `sha256:${"b".repeat(64)}`,
+                definition: { name: "search_code" },
+                status: "pending",
+                previous: null,
+                changes: [],
+                findings: [],
+                renamedFrom: null,
+                at: null,
+              },
+              rejected: [],
+            },
+          ],
+          unsettled: 1,
+        },
+      ],
+      RejectDefinitions: [
+        {
+          type: "RejectDefinitions",
+          extension: "github",
+          by: "ana@laptop",
+          reason: "not ours",
+          items: [{ kind: "tool", name: "search_code", digest: `sha256:${"b".repeat(64)}` }],
+        },
+      ],
+      MirrorPins: [
+        {
+          type: "MirrorPins",
+          events: [
+            {
+              type: "DefinitionsRestored",
+              v: 1,
+              extension: "github",
+              list: "tools",
+              items: [{ kind: "tool", name: "create_issue", digest: toolDigest(changedIssue) }],
+            },
+          ],
+        },
+      ],
       RequireAuthorization: [
         { type: "RequireAuthorization", extension: "github", reason: "no_token" },
         {
@@ -413,6 +513,12 @@ describe("E6 decide is total over arbitrary input", () => {
       "RecordPrompts",
       "InvalidateResources",
       "RecordResources",
+      "SetPinPolicy",
+      "PinDefinitions",
+      "ApproveDefinitions",
+      "CarryPins",
+      "RejectDefinitions",
+      "MirrorPins",
       "RequireAuthorization",
       "RecordAuthorization",
       "RecordTokenRefresh",

@@ -6,6 +6,7 @@ import { decideConversation } from "./conversation/decideConversation.js";
 import type { At, Decision } from "./decider/decision.js";
 import { parseCommand } from "./decider/parseCommand.js";
 import { decideDeferral } from "./deferral/decideDeferral.js";
+import { decidePinning } from "./pinning/decidePinning.js";
 import { decideRegistry } from "./registry/decideRegistry.js";
 import { decideSearch } from "./search/decideSearch.js";
 import type { State } from "./state.js";
@@ -57,6 +58,13 @@ export function decide(state: State, input: Command): Decision {
       return decideCalls(state, command, at);
     case "SearchTools":
       return decideSearch(state, command, at);
+    case "SetPinPolicy":
+    case "PinDefinitions":
+    case "ApproveDefinitions":
+    case "RejectDefinitions":
+    case "CarryPins":
+    case "MirrorPins":
+      return decidePinning(state, command, at);
     case "RequireAuthorization":
     case "RecordAuthorization":
     case "RecordTokenRefresh":

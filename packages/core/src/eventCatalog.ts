@@ -24,7 +24,8 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
   },
   {
     // toolledger 0.2.0: a registry stream per host, a stream per conversation, calls, prompts
-    // and resources, tasks, OAuth authorizations, searches, imported goose sessions.
+    // and resources, tasks, OAuth authorizations, searches, imported goose sessions, pinned
+    // definitions.
     version: 2,
     added: [
       "PromptsInvalidated@1",
@@ -46,6 +47,14 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
       "ToolsSearched@1",
       "SessionImported@1",
       "UsageRecorded@1",
+      // Pinned definitions (P1–P6, issue 23).
+      "PinPolicySet@1",
+      "PinsCarried@1",
+      "DefinitionsPinned@1",
+      "DefinitionsChanged@1",
+      "DefinitionsRestored@1",
+      "DefinitionsApproved@1",
+      "DefinitionsRejected@1",
     ],
   },
 ];

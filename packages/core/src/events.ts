@@ -3,6 +3,15 @@ import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
+import {
+  DefinitionsApprovedSchema,
+  DefinitionsChangedSchema,
+  DefinitionsPinnedSchema,
+  DefinitionsRejectedSchema,
+  DefinitionsRestoredSchema,
+  PinPolicySetSchema,
+  PinsCarriedSchema,
+} from "./pinning/pinEvents.js";
 import { ToolsSearchedSchema } from "./search/searchEvents.js";
 import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
@@ -403,6 +412,13 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   SessionImportedSchema,
   UsageRecordedSchema,
   ToolsSearchedSchema,
+  PinPolicySetSchema,
+  PinsCarriedSchema,
+  DefinitionsPinnedSchema,
+  DefinitionsChangedSchema,
+  DefinitionsRestoredSchema,
+  DefinitionsApprovedSchema,
+  DefinitionsRejectedSchema,
   ...TASK_EVENT_SCHEMAS,
   ...OAUTH_EVENT_SCHEMAS,
 ]);
@@ -442,6 +458,14 @@ export const REGISTRY_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
   "PromptsFetched",
   "ResourcesInvalidated",
   "ResourcesFetched",
+  // P4: a host's registry stream carries and mirrors the pins ledger's events.
+  "PinPolicySet",
+  "PinsCarried",
+  "DefinitionsPinned",
+  "DefinitionsChanged",
+  "DefinitionsRestored",
+  "DefinitionsApproved",
+  "DefinitionsRejected",
   "OAuthAuthorizationRequired",
   "OAuthAuthorized",
   "OAuthTokenRefreshed",

@@ -5,6 +5,7 @@ import { evolveConversation } from "./conversation/evolveConversation.js";
 import { evolveDeferral } from "./deferral/evolveDeferral.js";
 import type { ToolledgerEvent } from "./events.js";
 import { evolveImported } from "./imported/evolveImported.js";
+import { evolvePinning } from "./pinning/evolvePinning.js";
 import { evolveRegistry } from "./registry/evolveRegistry.js";
 import { evolveSearch } from "./search/evolveSearch.js";
 import type { State } from "./state.js";
@@ -52,6 +53,14 @@ export function evolve(state: State, event: ToolledgerEvent): State {
       return evolveImported(state, event);
     case "ToolsSearched":
       return evolveSearch(state, event);
+    case "PinPolicySet":
+    case "PinsCarried":
+    case "DefinitionsPinned":
+    case "DefinitionsChanged":
+    case "DefinitionsRestored":
+    case "DefinitionsApproved":
+    case "DefinitionsRejected":
+      return evolvePinning(state, event);
     case "TaskCreated":
     case "TaskStatusChanged":
       return evolveTasks(state, event);

@@ -266,6 +266,92 @@ export {
   parseToolledgerDeferralMode,
   TOOLLEDGER_DEFERRAL_MODES,
 } from "./parseDeferralConfig.js";
+export { canonicalJson } from "./pinning/canonicalJson.js";
+export { checkDefinition, FINDING_LIMIT } from "./pinning/checks/checkDefinition.js";
+export { INSTRUCTION_PHRASES } from "./pinning/checks/instructionPhrases.js";
+export { revealInvisible } from "./pinning/checks/invisibleCharacters.js";
+export type { ShadowingContext } from "./pinning/checks/shadowing.js";
+export { CHANGE_LIST_LIMIT, definitionChanges } from "./pinning/definitionChanges.js";
+export { type ListedItem, type Listing, listedItems } from "./pinning/listedItems.js";
+export {
+  ApproveDefinitionsCommandSchema,
+  CarryPinsCommandSchema,
+  MirrorPinsCommandSchema,
+  PinDefinitionsCommandSchema,
+  RejectDefinitionsCommandSchema,
+  SetPinPolicyCommandSchema,
+} from "./pinning/pinCommands.js";
+export {
+  type AwaitingItem,
+  AwaitingItemSchema,
+  type DecidedItem,
+  DecidedItemSchema,
+  type DefinitionsApproved,
+  DefinitionsApprovedSchema,
+  type DefinitionsChanged,
+  DefinitionsChangedSchema,
+  type DefinitionsPinned,
+  DefinitionsPinnedSchema,
+  type DefinitionsRejected,
+  DefinitionsRejectedSchema,
+  type DefinitionsRestored,
+  DefinitionsRestoredSchema,
+  type LedgerEvent,
+  LedgerEventSchema,
+  PIN_EVENT_TYPES,
+  type PinCheck,
+  PinCheckSchema,
+  type PinEvent,
+  type PinFinding,
+  PinFindingSchema,
+  type PinKind,
+  PinKindSchema,
+  type PinList,
+  PinListSchema,
+  type PinnedItem,
+  type PinPolicy,
+  PinPolicySchema,
+  type PinPolicySet,
+  PinPolicySetSchema,
+  type PinRecordSnapshot,
+  type PinsCarried,
+  PinsCarriedSchema,
+} from "./pinning/pinEvents.js";
+export { PINS_LEDGER_STREAM } from "./pinning/pinLedger.js";
+export {
+  definitionDigest,
+  instructionsDefinition,
+  promptDefinition,
+  resourceDefinition,
+  templateDefinition,
+  toolDefinition,
+  toolDigest,
+} from "./pinning/pinnedDefinition.js";
+export {
+  type ApprovedDefinition,
+  type AwaitingDefinition,
+  BASELINE_GRACE_MS,
+  COALESCE_AFTER,
+  type ExtensionPins,
+  type PinRecord,
+  pinKey,
+  type RecordStatus,
+  recordStatus,
+} from "./pinning/pinState.js";
+export {
+  activePins,
+  approvedTool,
+  type PinStatus,
+  type PinVerdict,
+  pinVerdict,
+  toolVerdict,
+} from "./pinning/pinVerdict.js";
+export { quarantineMessage } from "./pinning/quarantineMessage.js";
+export {
+  type QuarantinedItem,
+  servedInstructions,
+  servedPrompt,
+} from "./pinning/servedCatalogItem.js";
 export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./replay.js";
 export {

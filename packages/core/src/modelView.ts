@@ -61,7 +61,8 @@ const cache = new WeakMap<State, ModelView>();
 
 /**
  * D4: what the model sees. With deferral off, every visible tool and no section, whatever
- * the log holds. Memoised per state object (states are immutable).
+ * the log holds; P2: no definition that is not approved (a changed tool as approved, a
+ * pending one not at all). Memoised per state object (states are immutable).
  */
 export function modelView(state: State): ModelView {
   const cached = cache.get(state);
@@ -78,6 +79,12 @@ export function modelView(state: State): ModelView {
       deferred.push(tool.wireName);
       if (tool.wireName !== ENABLE_TOOLS_NAME && tool.wireName !== SEARCH_TOOLS_NAME)
         deferredByOwner.set(tool.owner, (deferredByOwner.get(tool.owner) ?? 0) + 1);
+    }
+    // P2: a changed tool is seen as it was approved until a person approves the change.
+    else if (c.approved?.class === "eager") tools.push(servedTool(state, c.approved.tool));
+    else if (c.approved?.class === "deferred") {
+      deferred.push(tool.wireName);
+      deferredByOwner.set(tool.owner, (deferredByOwner.get(tool.owner) ?? 0) + 1);
     }
     if (tool.wireName !== tool.publicName) renamed = true;
   }

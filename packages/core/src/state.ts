@@ -13,13 +13,14 @@ import type {
   McpTool,
   PendingRequest,
 } from "./events.js";
+import type { ExtensionPins } from "./pinning/pinState.js";
 import { NO_TASKS, type TaskSummary } from "./tasks/taskSummary.js";
 
 /** R4: default `_meta` key that names a tool's owning extension. */
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 4;
+export const REDUCER_VERSION = 5;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -224,6 +225,8 @@ export interface State {
   conversation: ConversationInfo | null;
   /** C4: the bounded call summary. */
   calls: CallSummary;
+  /** P1–P6: pinned definitions per extension key (the pins ledger, carried into a registry). */
+  pinning: Dict<ExtensionPins>;
   /** C6: the bounded task summary. */
   tasks: TaskSummary;
 }
@@ -271,6 +274,7 @@ export function initialState(options: StateOptions = {}): State {
     host: null,
     conversation: null,
     calls: NO_CALLS,
+    pinning: {},
     tasks: NO_TASKS,
   };
 }

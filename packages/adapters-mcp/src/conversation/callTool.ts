@@ -60,7 +60,9 @@ export type CallRefusalCode =
   | "APP_ONLY_TOOL"
   | "TOOL_NOT_ENABLED"
   | "INVALID_ARGUMENTS"
-  | "EXTENSION_UNAVAILABLE";
+  | "EXTENSION_UNAVAILABLE"
+  | "TOOL_AWAITS_APPROVAL"
+  | "TOOL_REJECTED";
 
 /** A tool call's outcome: a server result, or a refusal made before any server saw the call. */
 export type CallToolOutcome =

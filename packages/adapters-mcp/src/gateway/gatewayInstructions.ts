@@ -4,6 +4,7 @@ import {
   getExtension,
   modelView,
   type State,
+  servedInstructions,
 } from "@toolledger/core";
 import type { ConversationOptions } from "../conversation/conversationOptions.js";
 import type { ToolledgerHost } from "../host.js";
@@ -20,7 +21,11 @@ export function gatewayInstructions(
   const servers = host
     .extensions()
     .filter((e) => getExtension(host.state, e.key)?.hidden === false)
-    .map((e) => ({ name: e.name, text: host.connection(e.key)?.instructions }))
+    // P2: a server's instructions as approved (pending ones are not passed on).
+    .map((e) => ({
+      name: e.name,
+      text: servedInstructions(host.state, e.key, host.connection(e.key)?.instructions),
+    }))
     .filter(
       (s): s is { name: string; text: string } =>
         typeof s.text === "string" && s.text.trim() !== "",

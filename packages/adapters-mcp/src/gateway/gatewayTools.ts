@@ -23,11 +23,15 @@ export interface GatewayView {
  */
 const viewCache = new WeakMap<
   object,
-  WeakMap<object, WeakMap<object, WeakMap<object, GatewayView>>>
+  WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, GatewayView>>>>
 >();
 
 function viewSlot(state: State): WeakMap<object, GatewayView> {
-  return level(level(level(viewCache, state.extensions), state.collisions), state.deferral);
+  // P2: what is pinned changes what is served as much as the registry does.
+  return level(
+    level(level(level(viewCache, state.pinning), state.extensions), state.collisions),
+    state.deferral,
+  );
 }
 
 function level<T extends WeakKey>(map: WeakMap<object, T>, key: object): T {

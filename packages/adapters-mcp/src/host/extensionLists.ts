@@ -1,3 +1,4 @@
+import type { Command } from "@toolledger/core";
 import type { AdapterError } from "../adapterError.js";
 import type { StreamWriter } from "../streamWriter.js";
 import type { ExtensionSupervisor } from "./extensionSupervisor.js";
@@ -25,6 +26,7 @@ export class ExtensionLists {
   readonly #refetch: RefetchScheduler;
   readonly #tools: ToolsRefetchContext;
   readonly #track: (work: Promise<unknown>) => void;
+  readonly #beforeRecord: (command: Command) => Promise<void>;
 
   constructor(
     writer: StreamWriter,
@@ -33,17 +35,26 @@ export class ExtensionLists {
       closed: () => boolean;
       track: (work: Promise<unknown>) => void;
       report: (error: unknown) => void;
+      /** P2: decides a listing against the pins ledger before it is recorded. */
+      beforeRecord: (command: Command) => Promise<void>;
     },
   ) {
     this.#writer = writer;
     this.#options = options;
     this.#track = host.track;
+    this.#beforeRecord = host.beforeRecord;
     this.#refetch = new RefetchScheduler({
       debounceMs: options.refetchDebounceMs,
       maxWaitMs: Math.max(REFETCH_MAX_WAIT_MS, options.refetchDebounceMs),
       onError: host.report,
     });
-    this.#tools = { writer, limits: options, closed: host.closed, track: host.track };
+    this.#tools = {
+      writer,
+      limits: options,
+      closed: host.closed,
+      track: host.track,
+      beforeRecord: host.beforeRecord,
+    };
   }
 
   /** A new connection: its tools (regardless of the registry) and its other lists; returns the tools listing's failure. */
@@ -89,8 +100,14 @@ export class ExtensionLists {
     this.#refetch.changed(`${list}\u0000${s.key}`, async (quiet) => {
       await quiet();
       if (connection && s.current(generation) && !connection.closed)
-        await recordCatalogList(this.#writer, connection, s.key, list, this.#options, () =>
-          s.current(generation),
+        await recordCatalogList(
+          this.#writer,
+          connection,
+          s.key,
+          list,
+          this.#options,
+          () => s.current(generation),
+          this.#beforeRecord,
         );
     });
   }
@@ -117,8 +134,14 @@ export class ExtensionLists {
     const generation = s.generation;
     await Promise.all(
       declaredLists(connection).map((list) =>
-        recordCatalogList(this.#writer, connection, s.key, list, this.#options, () =>
-          s.current(generation),
+        recordCatalogList(
+          this.#writer,
+          connection,
+          s.key,
+          list,
+          this.#options,
+          () => s.current(generation),
+          this.#beforeRecord,
         ),
       ),
     );

@@ -1,4 +1,4 @@
-import type { EventStore, StateOptions } from "@toolledger/core";
+import type { EventStore, PinPolicy, StateOptions } from "@toolledger/core";
 import type { OAuthRuntime } from "../oauth/oauthRuntime.js";
 
 export interface HostOptions {
@@ -42,6 +42,13 @@ export interface HostOptions {
    * (`mcp__toolledger__` is 17); wire names stay within 64 minus this. Default 0.
    */
   outerPrefixBudget?: number;
+  /**
+   * P5: the pinning policy of servers whose config sets none (`ExtensionConfig.pinning`).
+   * Absent, and no config sets one: nothing is pinned (`toolledger serve` quarantines).
+   */
+  pinning?: PinPolicy;
+  /** P4: how often to look for pinning decisions other processes appended (ms). Default 250. */
+  pinsFollowIntervalMs?: number;
   /** A1–A4: how remote servers are authorized (token store, browser step). Default: no OAuth. */
   oauth?: OAuthRuntime;
 }
@@ -85,6 +92,8 @@ export type ResolvedHostOptions = Readonly<{
   now: () => Date;
   state: StateOptions;
   outerPrefixBudget: number;
+  pinning: PinPolicy | undefined;
+  pinsFollowIntervalMs: number;
   oauth: OAuthRuntime | undefined;
 }>;
 
@@ -101,6 +110,8 @@ export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
     retry: options.retry ?? null,
     now: options.now ?? (() => new Date()),
     state: options.state ?? {},
+    pinning: options.pinning,
+    pinsFollowIntervalMs: options.pinsFollowIntervalMs ?? 250,
     oauth: options.oauth,
   };
 }

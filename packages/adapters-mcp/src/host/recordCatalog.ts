@@ -40,6 +40,8 @@ export async function recordCatalogList(
   list: CatalogList,
   limits: CatalogLimits,
   current: () => boolean,
+  /** P2: decides the listing against the pins ledger before it is recorded. */
+  beforeRecord?: (command: Command) => Promise<void>,
 ): Promise<void> {
   for (let round = 0; round < 10; round++) {
     const startedAtVersion = catalogListVersion(writer.state, key, list);
@@ -65,6 +67,7 @@ export async function recordCatalogList(
       command = emptyList(key, list, startedAtVersion, e.message);
     }
     if (!current()) return;
+    await beforeRecord?.(command);
     await writer.execute(() => command);
     if (catalogListVersion(writer.state, key, list) === startedAtVersion) return;
   }

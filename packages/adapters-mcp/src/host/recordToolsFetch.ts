@@ -22,7 +22,12 @@ export async function recordToolsFetch(
   connection: ExtensionConnection,
   key: string,
   limits: ToolsFetchLimits,
-  options: { note?: (e: AdapterError) => string; current: () => boolean },
+  options: {
+    note?: (e: AdapterError) => string;
+    current: () => boolean;
+    /** P2: decides the listing against the pins ledger before it is recorded. */
+    beforeRecord?: (command: Command) => Promise<void>;
+  },
 ): Promise<AdapterError | null> {
   const startedAtVersion = writer.state.version;
   let command: Command;
@@ -57,6 +62,7 @@ export async function recordToolsFetch(
     };
   }
   if (!options.current()) return null;
+  await options.beforeRecord?.(command);
   await writer.execute(() => command);
   return failure;
 }

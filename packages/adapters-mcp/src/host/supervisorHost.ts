@@ -10,6 +10,7 @@ import type { ExtensionLists } from "./extensionLists.js";
 import type { ExtensionStatus } from "./extensionStatus.js";
 import type { ExtensionSupervisor } from "./extensionSupervisor.js";
 import type { ResolvedHostOptions } from "./hostOptions.js";
+import type { HostPins } from "./hostPins.js";
 import { type CatalogList, recordCatalogLoss } from "./recordCatalog.js";
 import { recordFetchFailure } from "./recordToolsFetch.js";
 
@@ -58,6 +59,7 @@ export interface SupervisorHostParts {
   upstreamRequestHandler: () => UpstreamRequestHandler | null;
   writer: StreamWriter;
   lists: ExtensionLists;
+  pins: HostPins;
   background: BackgroundWork;
   notifications: Subject<UpstreamNotification>;
   errors: Subject<AdapterError>;
@@ -81,7 +83,11 @@ export function supervisorHost(p: SupervisorHostParts): SupervisorHost {
     startFailed: async (s, error) => {
       await recordFetchFailure(writer, s.key, error);
     },
-    connected: (s, note) => lists.listNew(s, note),
+    connected: async (s, note) => {
+      // P2: its instructions are pinned before anything of it is listed.
+      await p.pins.connected(s.key, s.connection);
+      return lists.listNew(s, note);
+    },
     lost: (s, error, note) => {
       background.track(recordFetchFailure(writer, s.key, `${error}${note}`));
       // G1: its prompts and resources leave the lists with its tools.

@@ -16,6 +16,7 @@ import { type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
 import type { ExtensionConnection, ToolCallResult } from "../extensionConnection.js";
+import type { PinKeeper } from "../pinKeeper.js";
 import { Redactor } from "../redactor.js";
 import type { SessionEvent, StreamWriter } from "../streamWriter.js";
 import { addExtensionCommand } from "./addExtensionCommand.js";
@@ -30,6 +31,7 @@ import { ExtensionLists } from "./extensionLists.js";
 import type { AddResult, ExtensionStatus } from "./extensionStatus.js";
 import { ExtensionSupervisor } from "./extensionSupervisor.js";
 import { type HostOptions, type ResolvedHostOptions, resolveHostOptions } from "./hostOptions.js";
+import { HostPins } from "./hostPins.js";
 import { openRegistry } from "./openRegistry.js";
 import { recordUnfinishedStart } from "./recordUnfinishedStart.js";
 import { startAdded } from "./startAdded.js";
@@ -70,6 +72,8 @@ export class ToolledgerHost {
   readonly #lists: ExtensionLists;
   readonly #supervised: SupervisorHost;
   readonly #background: BackgroundWork;
+  /** P4: the pins ledger, once a server is pinned. */
+  readonly #pins: HostPins;
   /** Every added config's secrets (R6). */
   #redactor = Redactor.none;
   #closed = false;
@@ -87,10 +91,19 @@ export class ToolledgerHost {
     this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
     const background = new BackgroundWork(this.#errors);
     this.#background = background;
+    this.#pins = new HostPins({
+      writer,
+      policy: this.options.pinning,
+      followIntervalMs: this.options.pinsFollowIntervalMs,
+      now: this.options.now,
+      redactor: () => this.#redactor,
+      report: (error) => this.#errors.next(error),
+    });
     this.#lists = new ExtensionLists(writer, this.options, {
       closed: () => this.#closed,
       track: (work) => background.track(work),
       report: (error) => background.report(error),
+      beforeRecord: (command) => this.#pins.beforeRecord(command),
     });
     this.#supervised = supervisorHost({
       options: this.options,
@@ -102,6 +115,7 @@ export class ToolledgerHost {
       upstreamRequestHandler: () => this.#upstreamRequestHandler,
       writer,
       lists: this.#lists,
+      pins: this.#pins,
       background,
       notifications: this.#upstreamNotifications,
       errors: this.#errors,
@@ -338,10 +352,16 @@ export class ToolledgerHost {
     this.#lists.close();
     await Promise.allSettled([...this.#supervisors.values()].map((s) => s.retire()));
     await this.#background.settled();
+    await this.#pins.close();
     await this.#writer.finish();
     this.#errors.complete();
     this.#status.complete();
     this.#upstreamNotifications.complete();
+  }
+
+  /** P4: the pins ledger this host follows (null until a server is pinned). */
+  async pins(): Promise<PinKeeper | null> {
+    return this.#pins.keeper();
   }
 
   // ---- internals ----------------------------------------------------------------------
@@ -365,6 +385,7 @@ export class ToolledgerHost {
       if (previous) await previous.retire(true);
       const s = new ExtensionSupervisor(this.#supervised, key, config);
       this.#supervisors.set(key, s);
+      await this.#pins.adopt(key, config);
       added.push(s);
     }
     return added;

@@ -1,4 +1,4 @@
-import { getExtension, isStale } from "@toolledger/core";
+import { type Command, getExtension, isStale } from "@toolledger/core";
 import type { AdapterError } from "../adapterError.js";
 import type { StreamWriter } from "../streamWriter.js";
 import type { ExtensionSupervisor } from "./extensionSupervisor.js";
@@ -12,6 +12,8 @@ export interface ToolsRefetchContext {
   closed(): boolean;
   /** Background work (failures reported, waited for at close). */
   track(work: Promise<unknown>): void;
+  /** P2: decides a listing against the pins ledger before it is recorded. */
+  beforeRecord(command: Command): Promise<void>;
 }
 
 /** Rounds of one refetch run before it gives up until the next list change (a server that changes on every list). */
@@ -67,6 +69,7 @@ export async function listUntilCurrent(
     failure = await recordToolsFetch(ctx.writer, connection, s.key, ctx.limits, {
       ...(note ? { note } : {}),
       current: () => s.current(generation),
+      beforeRecord: (command) => ctx.beforeRecord(command),
     });
   }
   return failure;

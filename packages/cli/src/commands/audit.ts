@@ -11,6 +11,7 @@ import {
   readWholeStream,
   type StoredEvent,
 } from "@toolledger/core";
+import { auditPins, formatPinAudit } from "../auditPins.js";
 import { usageError } from "../cliError.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -47,6 +48,16 @@ export async function auditCommand(args: readonly string[], deps: Deps): Promise
   try {
     if (session !== undefined && (await store.streamVersion(session)) === 0)
       throw await sessionNotFound(store, session);
+    if (booleanOption(parsed, "pins")) {
+      const records = await auditPins(store, {
+        ...(tool !== undefined ? { name: tool } : {}),
+        ...(since !== undefined ? { from: parseTime(since, "since", deps.now()) } : {}),
+        ...(until !== undefined ? { to: parseTime(until, "until", deps.now()) } : {}),
+      });
+      if (json) o.json({ pins: records });
+      else o.data(formatPinAudit(records, o));
+      return EXIT.ok;
+    }
     if (booleanOption(parsed, "calls")) {
       const outcome = stringOption(parsed, "outcome");
       if (outcome !== undefined && !CallOutcomeSchema.safeParse(outcome).success) {

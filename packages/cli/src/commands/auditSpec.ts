@@ -22,6 +22,12 @@ export const auditSpec: CommandSpec = {
         "audit tool calls instead (C4): who called what, with which outcome (ok, tool_error, refused with its reason, timeout, cancelled, unavailable) and how long it took",
     },
     {
+      name: "pins",
+      type: "boolean",
+      description:
+        "audit pinning decisions instead (P2–P6): every definition pinned at first use, changed, new or flagged, restored, approved or rejected, and who decided",
+    },
+    {
       name: "outcome",
       type: "string",
       value: "<outcome>",
@@ -56,5 +62,6 @@ export const auditSpec: CommandSpec = {
     "toolledger audit --session conv-20261130-162107-5f3a9c1e --tool notes__search_notes",
     "toolledger audit --since 24h --csv > enables.csv",
     "toolledger audit --calls --outcome refused",
+    "toolledger audit --pins --tool github__create_issue",
   ],
 };

@@ -1,3 +1,4 @@
+import { PINS_LEDGER_STREAM } from "@toolledger/core";
 import { CliError, usageError } from "../cliError.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -72,7 +73,7 @@ async function latestSession(
     for (let i = sessions.length - 1; i >= 0; i--) {
       const s = sessions[i]!;
       const [first] = await store.readStream(s.sessionId, { maxCount: 1 });
-      if (first?.event.type === "HostStarted") continue;
+      if (first?.event.type === "HostStarted" || s.sessionId === PINS_LEDGER_STREAM) continue;
       return { id: s.sessionId, startedAt: first?.event.at, db: location.path };
     }
     throw new CliError("notFound", `no sessions in ${location.path}`, {

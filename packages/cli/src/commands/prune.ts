@@ -44,6 +44,12 @@ export async function pruneCommand(args: readonly string[], deps: Deps): Promise
           throw new CliError("notFound", `no session ${JSON.stringify(id)} in ${location.path}`, {
             hint: "list them with `toolledger sessions --all`",
           });
+        if (row.kind === "pins") {
+          throw new CliError(
+            "usage",
+            `${id} is the pins ledger: every approval of this database is in it; prune never removes it`,
+          );
+        }
         if (row.kind === "registry") {
           throw new CliError(
             "usage",
@@ -58,6 +64,7 @@ export async function pruneCommand(args: readonly string[], deps: Deps): Promise
       selected = rows.filter(
         (r) =>
           r.kind !== "registry" &&
+          r.kind !== "pins" &&
           Date.parse(r.endedAt) < before! &&
           (r.status !== "open" || includeOpen),
       );

@@ -17,6 +17,8 @@ import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { openStore } from "../openStore.js";
+import { reportPins } from "../reportPins.js";
+import { resolvePinning } from "../resolvePinning.js";
 import { shellQuote } from "../shellQuote.js";
 import { startCommand } from "../startCommand.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
@@ -33,7 +35,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       `${o.err.yellow("warning:")} --token is visible to every user of this machine (process list, shell history); prefer ${TOKEN_ENV}`,
     );
   }
-  const { config, deferral } = loadServerSetup(
+  const setup = loadServerSetup(
     {
       config: stringOption(parsed, "config"),
       deferral: stringOption(parsed, "deferral"),
@@ -43,6 +45,9 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     deps,
     "serve",
   );
+  const { deferral } = setup;
+  const pinningFlags = parsed.values.pinning;
+  const config = resolvePinning(setup.config, Array.isArray(pinningFlags) ? pinningFlags : []);
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const resume = stringOption(parsed, "conversation") ?? stringOption(parsed, "session");
   if (resume !== undefined && port !== undefined) {
@@ -82,6 +87,8 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       env: deps.env,
       ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
+      pinning: "quarantine",
+      onHost: (host) => reportPins(host, o),
       // A4: a server that needs authorization starts the browser step (once) and joins after.
       oauth: oauthRuntimeFor(deps, o, config.file, { interactive: true }),
     });

@@ -8,7 +8,7 @@ export const serveSpec: CommandSpec = {
   summary:
     "Run the gateway: one MCP server that aggregates the configured servers, recording the session.",
   description:
-    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nBrowser requests from origins other than loopback ones are refused (DNS rebinding); binding beyond\nloopback (--host 0.0.0.0) needs a bearer token (--token or $TOOLLEDGER_TOKEN), checked on every request.\nThe registry (servers, tools, list changes) is recorded once per run; each client session is its own\nconversation (its enabled tools, calls and client), so clients never share enabled tools. `toolledger clear\n<conversation>` and `toolledger compact <conversation>` reach a conversation while it is served.\nWith --deferral lookup, a client that opens a new MCP session per request (a one-shot script, the Inspector's\nCLI mode) starts a new conversation each time, so a tool it enabled is deferred again on its next request:\nover stdio, start each run with the same --conversation <id> to keep them; over HTTP, keep one session open,\nor name those tools in --always-load.\nWithout --config, serve reads $TOOLLEDGER_CONFIG, else goose's own config.yaml, and says so at startup.\nMessages go to stderr, never to the MCP stream.",
+    "Over stdio by default (point Claude Desktop, Cursor or goose at `toolledger serve --config …`), or over\nstreamable HTTP on 127.0.0.1 with --http <port> (0 picks a free port; the URL is printed on stdout).\nBrowser requests from origins other than loopback ones are refused (DNS rebinding); binding beyond\nloopback (--host 0.0.0.0) needs a bearer token (--token or $TOOLLEDGER_TOKEN), checked on every request.\nThe registry (servers, tools, list changes) is recorded once per run; each client session is its own\nconversation (its enabled tools, calls and client), so clients never share enabled tools. `toolledger clear\n<conversation>` and `toolledger compact <conversation>` reach a conversation while it is served.\nEvery definition a server lists is pinned: the first listing is trusted unless a check flags it, a later\nchange waits for `toolledger approve` (the model keeps the approved one), and approvals reach a serving\ngateway within a second (`toolledger pins`, `toolledger diff`).\nWith --deferral lookup, a client that opens a new MCP session per request (a one-shot script, the Inspector's\nCLI mode) starts a new conversation each time, so a tool it enabled is deferred again on its next request:\nover stdio, start each run with the same --conversation <id> to keep them; over HTTP, keep one session open,\nor name those tools in --always-load.\nWithout --config, serve reads $TOOLLEDGER_CONFIG, else goose's own config.yaml, and says so at startup.\nMessages go to stderr, never to the MCP stream.",
   positionals: [],
   options: [
     CONFIG_OPTION,
@@ -68,6 +68,14 @@ export const serveSpec: CommandSpec = {
         "the prefix your MCP client puts in front of every tool name (Claude Code: mcp__<server>__), or its length; served tool names leave room for it within the 64 characters model APIs accept (R14)",
     },
     {
+      name: "pinning",
+      type: "string",
+      multiple: true,
+      value: "<policy|server=policy>",
+      description:
+        "how tool, prompt and resource definitions are pinned (P5): quarantine (default: a changed or flagged definition waits for `toolledger approve`), warn (recorded, served as listed) or off; for one server as <server>=<policy> (repeatable); flags win over `pinning` in the config file",
+    },
+    {
       name: "record-payloads",
       type: "boolean",
       description:
@@ -88,5 +96,6 @@ export const serveSpec: CommandSpec = {
     "toolledger serve --config mcp.json --http 8931",
     "TOOLLEDGER_TOKEN=$(openssl rand -hex 32) toolledger serve --config mcp.json --http 8931 --host 0.0.0.0",
     "toolledger serve --config mcp.json --http 8931 --view",
+    "toolledger serve --config mcp.json --pinning warn --pinning github=quarantine",
   ],
 };

@@ -20,7 +20,7 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
     const rows: SessionRow[] = [];
     for (const s of await store.listSessions()) {
       const row = await describeSessionOrDamage(store, s);
-      if (all || row.kind !== "registry") rows.push(row);
+      if (all || (row.kind !== "registry" && row.kind !== "pins")) rows.push(row);
     }
     if (booleanOption(parsed, "json")) {
       o.json(rows);
@@ -44,9 +44,11 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
               ? "(registry)"
               : r.kind === "legacy"
                 ? "(0.1 session)"
-                : r.kind === "damaged"
-                  ? o.out.red("(damaged)")
-                  : "-"),
+                : r.kind === "pins"
+                  ? "(pins ledger)"
+                  : r.kind === "damaged"
+                    ? o.out.red("(damaged)")
+                    : "-"),
           r.host ?? "-",
           shortTime(r.startedAt),
           r.status === "open" ? o.out.green("open") : shortTime(r.endedAt),

@@ -44,6 +44,7 @@ export function finish(
     ...(settings?.startup_grace === undefined
       ? {}
       : { startupGraceSeconds: settings.startup_grace }),
+    ...(settings?.pinning === undefined ? {} : { pinning: settings.pinning }),
   };
   const secretsFile = format === "goose" ? gooseSecrets(file) : {};
   const read: { server: ServerConfig; path: readonly PropertyKey[] }[] = [];

@@ -7,6 +7,7 @@ import {
   WIRE_NAME_PATTERN,
 } from "@toolledger/core";
 import { getExtension } from "../stateExtensions.js";
+import { explainQuarantine } from "./explainQuarantine.js";
 import {
   byPosition,
   type Position,
@@ -77,6 +78,13 @@ export function explainRegisteredTool(
         positions: fetched,
       });
       break;
+    case "quarantined": {
+      status = "quarantined";
+      const q = explainQuarantine(publicName, c);
+      summary = q.summary;
+      reasons.push({ ...q.reason, positions: fetched });
+      break;
+    }
     case "deferred":
       status = "deferred";
       summary = `${publicName} is deferred: the model sees its name only and must call enable_tools with it first`;

@@ -9,6 +9,7 @@ export type ToolStatus =
   | "filtered"
   | "rejected"
   | "removed"
+  | "quarantined"
   | "unknown";
 
 /** Where an event sits in the log: its position, or a registry event's label in a conversation's log (`h12`). */

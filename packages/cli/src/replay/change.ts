@@ -1,5 +1,6 @@
 import type { Anomaly } from "@toolledger/core";
 import type { OAuthChange } from "../oauthChange.js";
+import type { PinChange } from "./pinChanges.js";
 
 /** What one event changed, in terms a user reads (E3). */
 export type Change =
@@ -78,6 +79,7 @@ export type Change =
       durationMs: number;
       error: string | null;
     }
+  | PinChange
   | {
       /** S2: a `search_tools` call: what it returned, and whether replay gives the same. */
       kind: "searched";

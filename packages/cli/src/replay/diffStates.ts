@@ -7,6 +7,7 @@ import {
 import { oauthChange } from "../oauthChange.js";
 import { extensionKeys, getExtension } from "../stateExtensions.js";
 import type { Change } from "./change.js";
+import { pinChanges } from "./pinChanges.js";
 import { searchedChange } from "./searchedChange.js";
 
 /** The changes between two consecutive states, `event` being what led from one to the other. */
@@ -21,6 +22,8 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     });
   }
   if (event.type === "ToolsSearched") return [searchedChange(before, event)];
+  // P2–P6: a pin event's decision is its point, whether or not the state moved.
+  changes.push(...pinChanges(event));
   if (before === after) return changes.length > 0 ? changes : [{ kind: "no_change" }];
   // Conversation events leave the extensions object as it was: skip the per-extension diff.
   const keys =

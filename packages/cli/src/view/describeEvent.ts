@@ -9,6 +9,7 @@ import {
 } from "@toolledger/core";
 import { describeOAuthChange, oauthChange } from "../oauthChange.js";
 import { withOrigin } from "./describeOrigin.js";
+import { describePinEvent, isPinEvent } from "./describePinEvent.js";
 import { describeSearch } from "./describeSearch.js";
 
 export type Severity = "info" | "ok" | "warn" | "error";
@@ -90,6 +91,7 @@ function describeKnown(
 ): EventDescription & { related?: number } {
   if (after.version !== before.version)
     ctx.versionSource.set(after.version, { index, type: event.type });
+  if (isPinEvent(event)) return describePinEvent(event);
   const unchanged = before === after;
   switch (event.type) {
     case "ExtensionAdded": {

@@ -198,6 +198,36 @@ export const RULE_SUMMARIES: Readonly<Record<string, { title: string; summary: s
     summary:
       "Every conformance scenario that passes against the upstream directly passes through the gateway.",
   },
+  P1: {
+    title: "What is pinned",
+    summary:
+      "Per server: a SHA-256 digest of the canonical JSON of each tool (all but _meta, whose ui is kept), prompt, resource, template and the instructions.",
+  },
+  P2: {
+    title: "Approved, changed, pending",
+    summary:
+      "The first listing is approved by first use unless a check fires; a later change or a new name awaits approval: the model keeps the approved definition (or none) and calls are refused.",
+  },
+  P3: {
+    title: "Checks at first sight",
+    summary:
+      "Invisible, bidirectional and tag characters (decoded), cross-server shadowing, base64/hex payloads that decode to commands, instruction phrases (NFKC): each quarantines.",
+  },
+  P4: {
+    title: "The pins ledger",
+    summary:
+      "One stream of pinning decisions per database, across runs and hosts; each host carries and mirrors it into its registry stream. A server that keeps changing is coalesced.",
+  },
+  P5: {
+    title: "Policy",
+    summary:
+      "Per server: quarantine (default for serve), warn (recorded, served as listed) or off; a serve flag or the config file's pinning option.",
+  },
+  P6: {
+    title: "Approve and reject",
+    summary:
+      "A person approves or rejects by the digest reviewed, from any process; a serving gateway folds it within a second and tells its clients.",
+  },
   A1: {
     title: "OAuth flow",
     summary:

@@ -13,7 +13,10 @@ export type CommandErrorCode =
   | "UNKNOWN_CALL_ID"
   | "UNKNOWN_TASK"
   | "DUPLICATE_TASK_ID"
-  | "CONVERSATION_EXISTS";
+  | "CONVERSATION_EXISTS"
+  | "UNKNOWN_DEFINITION"
+  | "NOT_AWAITING"
+  | "STALE_REVIEW";
 
 export interface CommandError {
   code: CommandErrorCode;

@@ -22,15 +22,29 @@ export function validateEnable(state: State, names: readonly string[]): EnableEr
     // R14: the model names tools by the wire names it was served; public names work too.
     const tool =
       winnerOf(state, name) ?? (state.wireNames.size > 0 ? wireWinner(state, name) : undefined);
-    const cls = tool ? classifyTool(state, tool).class : "hidden";
+    const c = tool ? classifyTool(state, tool) : null;
+    // P2: a changed tool is enabled as it was approved; a pending or rejected one is not offered.
+    const cls = c ? (c.approved?.class ?? c.class) : "hidden";
     // Hidden tools are reported as unknown: R8 keeps them out of everything the model sees.
     if (cls === "hidden") {
       visibleNames ??= listTools(state)
-        .filter((t) => classifyTool(state, t).class !== "app-only")
+        .filter((t) => {
+          const v = classifyTool(state, t);
+          return v.class !== "app-only" && (v.class !== "quarantined" || v.approved !== undefined);
+        })
         .map((t) => t.wireName);
       invalid.push({ name, reason: "unknown tool", suggestions: closeNames(name, visibleNames) });
     } else if (cls === "app-only") {
       invalid.push({ name, reason: "app-only tool (not visible to the model)", suggestions: [] });
+    } else if (cls === "quarantined") {
+      invalid.push({
+        name,
+        reason:
+          c?.pin?.status === "rejected"
+            ? "its definition was rejected by the user"
+            : "its definition awaits the user's approval",
+        suggestions: [],
+      });
     }
   }
   if (invalid.length === 0) return null;

@@ -24,6 +24,7 @@ export function update(state: State, changes: Partial<State>): State {
     host: changes.host ?? state.host,
     conversation: changes.conversation ?? state.conversation,
     calls: changes.calls ?? state.calls,
+    pinning: changes.pinning ?? state.pinning,
     tasks: changes.tasks ?? state.tasks,
   };
 }

@@ -138,6 +138,7 @@ function bumpVersion(state: State): State {
     host: state.host,
     conversation: state.conversation,
     calls: state.calls,
+    pinning: state.pinning,
     tasks: state.tasks,
   };
 }

@@ -8,6 +8,7 @@ import type { AnyEvent } from "../describeEvent.js";
 import type { SessionTimeline, TimelineRow } from "../sessionTimeline.js";
 import type { ViewData } from "../viewData.js";
 import { fill, h } from "./dom.js";
+import { pinDiff } from "./pinDiff.js";
 import { pointAt } from "./tokenChart.js";
 
 const plain = createStyle(false);
@@ -248,6 +249,7 @@ export function renderDetail(
           }),
         )
       : null,
+    pinDiff(event, before),
     h("pre", { class: "json" }, JSON.stringify(event, null, 2)),
   );
 }
