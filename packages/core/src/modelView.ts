@@ -82,10 +82,9 @@ export function modelView(state: State): ModelView {
     }
     // P2: a changed tool is seen as it was approved until a person approves the change.
     else if (c.approved?.class === "eager") tools.push(servedTool(state, c.approved.tool));
-    else if (c.approved?.class === "deferred") {
-      deferred.push(tool.wireName);
-      deferredByOwner.set(tool.owner, (deferredByOwner.get(tool.owner) ?? 0) + 1);
-    }
+    // (Not counted for search's summary: search indexes current definitions, and ranking by a
+    // changed text that awaits approval would let it steer the model; see decisions, issue 24.)
+    else if (c.approved?.class === "deferred") deferred.push(tool.wireName);
     if (tool.wireName !== tool.publicName) renamed = true;
   }
   if (renamed) {

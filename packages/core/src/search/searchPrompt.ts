@@ -1,6 +1,7 @@
 import { hget } from "../_hashDict.js";
+import { classifyTool } from "../classifyTool.js";
 import type { McpTool } from "../events.js";
-import type { State } from "../state.js";
+import type { RegisteredTool, State } from "../state.js";
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from "./searchTools.js";
 import { serverIndex } from "./serverIndex.js";
 
@@ -49,7 +50,8 @@ export function searchPrompt(
     const count = deferredByOwner.get(key)!;
     total += count;
     const ext = hget(state.extensions, key);
-    const topics = ext ? serverIndex(ext.tools).topics : [];
+    const shown = ext ? approvedTools(state, ext.tools) : [];
+    const topics = shown.length > 0 ? serverIndex(shown).topics : [];
     lines.push(
       `- ${key}: ${count} tool${count === 1 ? "" : "s"}${topics.length > 0 ? ` (${topics.join(", ")})` : ""}`,
     );
@@ -59,4 +61,13 @@ export function searchPrompt(
     `${total} tool${total === 1 ? " is" : "s are"} available from ${keys.length} server${keys.length === 1 ? "" : "s"} but not loaded. Call \`${SEARCH_TOOLS_NAME}\` with what you want to do to find them, then \`enable_tools\` with the exact names it returns:`,
     ...lines,
   ].join("\n");
+}
+
+/**
+ * P2: the tools whose words may reach the model: all of them (the memoised list itself) unless
+ * some await approval, whose unapproved text must not leak into the summary.
+ */
+function approvedTools(state: State, tools: readonly RegisteredTool[]): readonly RegisteredTool[] {
+  if (!tools.some((t) => classifyTool(state, t).class === "quarantined")) return tools;
+  return tools.filter((t) => classifyTool(state, t).class !== "quarantined");
 }
