@@ -1,5 +1,17 @@
 import { z } from "zod";
 import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
+import { ToolCallFinishedSchema, ToolCallStartedSchema } from "./calls/callEvents.js";
+import {
+  PromptsFetchedSchema,
+  PromptsInvalidatedSchema,
+  ResourcesFetchedSchema,
+  ResourcesInvalidatedSchema,
+} from "./catalog/catalogEvents.js";
+import {
+  ConversationClosedSchema,
+  ConversationResumedSchema,
+  ConversationStartedSchema,
+} from "./conversation/conversationEvents.js";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { SessionImportedSchema, UsageRecordedSchema } from "./imported/importedEvents.js";
 import { origin } from "./origin.js";
@@ -15,6 +27,9 @@ import {
 import { ToolsSearchedSchema } from "./search/searchEvents.js";
 import { TASK_EVENT_SCHEMAS } from "./tasks/taskEvents.js";
 
+export * from "./calls/callEvents.js";
+export * from "./catalog/catalogEvents.js";
+export * from "./conversation/conversationEvents.js";
 export { EVENT_SCHEMA_VERSION };
 
 const v = z.literal(EVENT_SCHEMA_VERSION);
@@ -208,77 +223,6 @@ export type Compacted = z.infer<typeof CompactedSchema>;
 export const ClearedSchema = z.object({ type: z.literal("Cleared"), v, at, origin });
 export type Cleared = z.infer<typeof ClearedSchema>;
 
-/** A prompt as an MCP server sent it (G1); only `name` is required, the rest is kept as sent. */
-export const McpPromptSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z.array(z.unknown()).optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
-export type McpPrompt = z.infer<typeof McpPromptSchema>;
-
-/** A resource as an MCP server listed it (G1: its URI is kept). */
-export const McpResourceSchema = z.looseObject({ uri: z.string(), name: z.string().optional() });
-export type McpResource = z.infer<typeof McpResourceSchema>;
-
-/** A resource template (RFC 6570 `uriTemplate`) as an MCP server listed it. */
-export const McpResourceTemplateSchema = z.looseObject({
-  uriTemplate: z.string(),
-  name: z.string().optional(),
-});
-export type McpResourceTemplate = z.infer<typeof McpResourceTemplateSchema>;
-
-/** An extension said `notifications/prompts/list_changed` (G1): its prompt list is stale. */
-export const PromptsInvalidatedSchema = z.object({
-  type: z.literal("PromptsInvalidated"),
-  v,
-  at,
-  extension: z.string(),
-  origin,
-});
-export type PromptsInvalidated = z.infer<typeof PromptsInvalidatedSchema>;
-
-/**
- * Every page of `prompts/list`. `startedAtVersion` is the extension's prompt-list version when
- * the fetch started: one that raced a `PromptsInvalidated` is stale and changes nothing.
- * With `error` the fetch failed and the extension offers no prompts until the next one.
- */
-export const PromptsFetchedSchema = z.object({
-  type: z.literal("PromptsFetched"),
-  v,
-  at,
-  extension: z.string(),
-  startedAtVersion: z.number().int().nonnegative(),
-  prompts: z.array(McpPromptSchema),
-  error: z.string().optional(),
-  origin,
-});
-export type PromptsFetched = z.infer<typeof PromptsFetchedSchema>;
-
-/** An extension said `notifications/resources/list_changed` (G1). */
-export const ResourcesInvalidatedSchema = z.object({
-  type: z.literal("ResourcesInvalidated"),
-  v,
-  at,
-  extension: z.string(),
-  origin,
-});
-export type ResourcesInvalidated = z.infer<typeof ResourcesInvalidatedSchema>;
-
-/** Every page of `resources/list` and `resources/templates/list`, versioned like prompts. */
-export const ResourcesFetchedSchema = z.object({
-  type: z.literal("ResourcesFetched"),
-  v,
-  at,
-  extension: z.string(),
-  startedAtVersion: z.number().int().nonnegative(),
-  resources: z.array(McpResourceSchema),
-  resourceTemplates: z.array(McpResourceTemplateSchema).default([]),
-  error: z.string().optional(),
-  origin,
-});
-export type ResourcesFetched = z.infer<typeof ResourcesFetchedSchema>;
 /** C1/C3: a host run started writing its registry stream (a run, or a resume, of the host). */
 export const HostStartedSchema = z.object({
   type: z.literal("HostStarted"),
@@ -292,101 +236,6 @@ export const HostStartedSchema = z.object({
   origin,
 });
 export type HostStarted = z.infer<typeof HostStartedSchema>;
-
-/** C5: who is on the other end of a conversation. */
-export const ConversationClientSchema = z.object({
-  /** `clientInfo` as the client sent it at `initialize`. */
-  name: z.string(),
-  version: z.string(),
-});
-export type ConversationClient = z.infer<typeof ConversationClientSchema>;
-
-/** C1/C5: what a conversation records when it opens: its registry stream and its client. */
-const conversationOpening = {
-  v,
-  at,
-  registryStream: z.string().min(1),
-  client: ConversationClientSchema.nullable().default(null),
-  protocolVersion: z.string().nullable().default(null),
-  /** `stdio`, `streamable_http`, `in_process`, or a host-defined transport. */
-  transport: z.string().nullable().default(null),
-  hostname: z.string().nullable().default(null),
-};
-
-/**
- * C1/C5: the first event of a conversation stream. `registryStream` names the host stream
- * whose registry events the conversation observes (merged in global order).
- */
-export const ConversationStartedSchema = z.object({
-  type: z.literal("ConversationStarted"),
-  ...conversationOpening,
-  origin,
-});
-export type ConversationStarted = z.infer<typeof ConversationStartedSchema>;
-
-/** C3: a conversation was reopened (resumed) by a host, possibly on a new registry stream. */
-export const ConversationResumedSchema = z.object({
-  type: z.literal("ConversationResumed"),
-  ...conversationOpening,
-  origin,
-});
-export type ConversationResumed = z.infer<typeof ConversationResumedSchema>;
-
-/** C3: the conversation's MCP session ended (or its host stopped). */
-export const ConversationClosedSchema = z.object({
-  type: z.literal("ConversationClosed"),
-  v,
-  at,
-  reason: z.string(),
-  origin,
-});
-export type ConversationClosed = z.infer<typeof ConversationClosedSchema>;
-
-/** C4: how a tool call ended. */
-export const CallOutcomeSchema = z.enum([
-  "ok",
-  "tool_error",
-  "refused",
-  "timeout",
-  "cancelled",
-  "unavailable",
-]);
-export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
-
-/** C4: a `tools/call` reached the conversation. Owner and raw name are null when it did not resolve. */
-export const ToolCallStartedSchema = z.object({
-  type: z.literal("ToolCallStarted"),
-  v,
-  at,
-  callId: z.string().min(1),
-  /** The name exactly as the client called it. */
-  name: z.string(),
-  /** The public name it resolved to (R13), or null. */
-  publicName: z.string().nullable().default(null),
-  owner: z.string().nullable().default(null),
-  rawName: z.string().nullable().default(null),
-  /** Recorded only when the host opts in: truncated, secrets redacted. */
-  arguments: z.unknown().optional(),
-  origin,
-});
-export type ToolCallStarted = z.infer<typeof ToolCallStartedSchema>;
-
-/** C4: the outcome of a started call; `reason` is the refusal code when `outcome` is `refused`. */
-export const ToolCallFinishedSchema = z.object({
-  type: z.literal("ToolCallFinished"),
-  v,
-  at,
-  callId: z.string().min(1),
-  outcome: CallOutcomeSchema,
-  durationMs: z.number().nonnegative(),
-  reason: z.string().nullable().default(null),
-  /** The error text (a refusal's message, a tool error's text, a timeout); secret-free. */
-  error: z.string().nullable().default(null),
-  /** Recorded only when the host opts in: truncated, secrets redacted. */
-  result: z.unknown().optional(),
-  origin,
-});
-export type ToolCallFinished = z.infer<typeof ToolCallFinishedSchema>;
 
 export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ExtensionAddedSchema,
