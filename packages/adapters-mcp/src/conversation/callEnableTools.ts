@@ -1,10 +1,9 @@
 import { ENABLE_TOOLS_NAME } from "@toolledger/core";
-import { asAdapterError } from "../adapterError.js";
 import type { ToolCallResult } from "../extensionConnection.js";
 import type { CallToolOutcome } from "./callTool.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { enableForModel } from "./enableTools.js";
-import { outcomeOf, recordFinish } from "./recordFinish.js";
+import { recordFinish, recordThrown } from "./recordFinish.js";
 
 /**
  * D5 as a tool call: the model's `enable_tools` (deferral on), answered by the conversation
@@ -38,15 +37,7 @@ export async function callEnableTools(
     outcome = await enableForModel(c, callId, names);
   } catch (error) {
     // The enable could not be recorded (the store refused it): the call still gets its end (C4).
-    const e = asAdapterError(error);
-    await recordFinish(
-      c,
-      callId,
-      outcomeOf(e),
-      performance.now() - t0,
-      { error: c.host.redactor.redact(e.message) },
-      behind,
-    );
+    await recordThrown(c, callId, error, t0, behind);
     throw error;
   }
   const text = outcome.ok

@@ -1,9 +1,8 @@
 import { SEARCH_TOOLS_NAME } from "@toolledger/core";
-import { asAdapterError } from "../adapterError.js";
 import { readSearchToolsArgs, searchToolsResult } from "../searchToolsCall.js";
 import type { CallToolOutcome } from "./callTool.js";
 import type { ConversationParts } from "./conversationParts.js";
-import { outcomeOf, recordFinish } from "./recordFinish.js";
+import { recordFinish, recordThrown } from "./recordFinish.js";
 
 /**
  * S1/S2 as a tool call: the model's `search_tools` (search mode), answered by the conversation
@@ -48,15 +47,7 @@ export async function callSearchTools(
     answered = searchToolsResult(searchedOn, events);
   } catch (error) {
     // The search could not be recorded (the store refused it): the call still gets its end (C4).
-    const e = asAdapterError(error);
-    await recordFinish(
-      c,
-      callId,
-      outcomeOf(e),
-      performance.now() - t0,
-      { error: c.host.redactor.redact(e.message) },
-      behind,
-    );
+    await recordThrown(c, callId, error, t0, behind);
     throw error;
   }
   const { answer, result } = answered;

@@ -7,7 +7,7 @@ import {
   type ToolCallStarted,
 } from "@toolledger/core";
 import { unavailableAdvice } from "../_unavailableAdvice.js";
-import { AdapterError, asAdapterError } from "../adapterError.js";
+import { AdapterError } from "../adapterError.js";
 import { capturePayload } from "../capturePayload.js";
 import type { ToolCallResult } from "../extensionConnection.js";
 import type { UpstreamCallOptions } from "../host.js";
@@ -16,7 +16,7 @@ import { callSearchTools } from "./callSearchTools.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";
 import { isCreateTaskResult } from "./isCreateTaskResult.js";
-import { errorText, outcomeOf, recordFinish } from "./recordFinish.js";
+import { errorText, recordFinish, recordThrown } from "./recordFinish.js";
 
 export interface CallToolOptions {
   /** Overrides the host's call timeout. */
@@ -159,16 +159,7 @@ async function callStarted(
       ...(options.upstreamTask ? { task: options.upstreamTask } : {}),
     });
   } catch (error) {
-    const e = asAdapterError(error);
-    await recordFinish(
-      c,
-      callId,
-      outcomeOf(e),
-      performance.now() - t0,
-      { error: redactor.redact(e.message) },
-      behind,
-    );
-    throw e;
+    throw await recordThrown(c, callId, error, t0, behind);
   }
   // C6: the server made a task; the call ends when the task does.
   if (options.upstreamTask && isCreateTaskResult(result))

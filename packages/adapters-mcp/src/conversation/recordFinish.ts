@@ -1,5 +1,5 @@
 import type { CallOutcome, Command } from "@toolledger/core";
-import { AdapterError } from "../adapterError.js";
+import { AdapterError, asAdapterError } from "../adapterError.js";
 import type { ToolCallResult } from "../extensionConnection.js";
 import type { Redactor } from "../redactor.js";
 import type { ConversationParts } from "./conversationParts.js";
@@ -39,6 +39,29 @@ export async function recordFinish(
       ),
     );
   }
+}
+
+/**
+ * C4: records the end of a call that threw (its outcome class, and its message redacted) and
+ * returns the error as an AdapterError, for the caller to throw.
+ */
+export async function recordThrown(
+  c: ConversationParts,
+  callId: string,
+  error: unknown,
+  startedAt: number,
+  behind: boolean,
+): Promise<AdapterError> {
+  const e = asAdapterError(error);
+  await recordFinish(
+    c,
+    callId,
+    outcomeOf(e),
+    performance.now() - startedAt,
+    { error: c.host.redactor.redact(e.message) },
+    behind,
+  );
+  return e;
 }
 
 /** C4: the outcome class of a call that threw. */
