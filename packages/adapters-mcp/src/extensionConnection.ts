@@ -26,6 +26,7 @@ import {
   UPSTREAM_CLIENT_CAPABILITIES,
   type UpstreamMessage,
 } from "./connection/connectionTypes.js";
+import { DirectRequests } from "./connection/directRequests.js";
 import { openTransport } from "./connection/openTransport.js";
 import {
   describeOversize,
@@ -76,6 +77,8 @@ export class ExtensionConnection {
   #lostReason: string | null = null;
   /** G1: the progress of our requests, by the token we sent up. */
   readonly #progress: ProgressRouter;
+  /** Our requests, sent and answered beside the SDK client (see DirectRequests). */
+  readonly #direct: DirectRequests;
 
   private constructor(
     config: ExtensionConfig,
@@ -93,6 +96,7 @@ export class ExtensionConnection {
     this.#auth = options.auth;
     this.#stderr = new StderrTail(this.#redactor);
     this.#progress = new ProgressRouter((error) => client.onerror?.(error));
+    this.#direct = new DirectRequests(transport, (error) => client.onerror?.(error));
   }
 
   /** Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. */
@@ -113,8 +117,12 @@ export class ExtensionConnection {
       connection.#watchProcess(transport, maxMessageBytes);
     connection.#route(options);
     await connection.#handshake(options);
-    // A progress report for a call of ours goes to its relay as it is read (see interceptMessages).
-    interceptMessages(transport, (message) => connection.#progress.relay(message));
+    // A reply to a request of ours settles it, and a progress report for one goes to its
+    // relay, as they are read (see interceptMessages and DirectRequests).
+    interceptMessages(
+      transport,
+      (message) => connection.#direct.take(message) || connection.#progress.relay(message),
+    );
     return connection;
   }
 
@@ -314,7 +322,7 @@ export class ExtensionConnection {
     }
     const request = params === undefined ? { method } : { method, params };
     const send = () =>
-      this.#client.request(request, schema, {
+      this.#direct.request(request, schema, {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
       }) as Promise<z.infer<S>>;
@@ -360,6 +368,7 @@ export class ExtensionConnection {
   #handleClose(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#direct.closed();
     if (!this.#ready || (this.#closing && this.#lostReason === null)) return;
     if (this.#lostReason !== null) {
       // abandon() already knows why; report before its close() resolves.

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   type Command,
   type Decision,
@@ -12,6 +11,7 @@ import { BehaviorSubject, type Observable, Subject } from "rxjs";
 import { redactCommand } from "./_redactCommand.js";
 import { AdapterError } from "./adapterError.js";
 import { loadStream } from "./loadStream.js";
+import { newEventId } from "./newEventId.js";
 import type { Redactor } from "./redactor.js";
 import type { SessionEvent } from "./sessionEvent.js";
 import {
@@ -88,7 +88,7 @@ export class StreamWriter {
     this.events$ = this.#events.asObservable();
     this.state$ = this.#state.asObservable();
     this.#behind = new WriteBehindQueue(options.writeBehind ?? {}, options.writeBehind?.onReport, {
-      commit: () => this.#serialised(false, () => this.#commitBehind()),
+      commit: (through) => this.#serialised(false, () => this.#commitBehind(through)),
     });
   }
 
@@ -132,6 +132,7 @@ export class StreamWriter {
    * after this turn's I/O callbacks, so what the caller sends in this turn goes out first.
    */
   run(make: (state: State) => Command, options: { afterIo?: boolean } = {}): Promise<Decision> {
+    this.#decideDeferred();
     this.#deciding++;
     const done = this.#serialised(options.afterIo === true, async () => {
       // Whatever was written behind goes first: the log keeps the order things were decided in
@@ -141,7 +142,7 @@ export class StreamWriter {
       for (let attempt = 0; ; attempt++) {
         const { command, decision } = this.#decide(make);
         if (!decision.ok || decision.events.length === 0) return decision;
-        const batch = decision.events.map((event) => ({ eventId: randomUUID(), event }));
+        const batch = decision.events.map((event) => ({ eventId: newEventId(), event }));
         const result = await this.store.append(this.streamId, batch, this.#version);
         if (result.ok) {
           this.#stored(batch, result.nextExpectedVersion, result.firstGlobalPosition);
@@ -194,13 +195,14 @@ export class StreamWriter {
     make: (state: State) => Command,
     options: { bounded?: boolean } = {},
   ): Promise<Decision> {
+    this.#decideDeferred();
     const now = () => {
       if (this.#finished)
         throw new AdapterError("SESSION_CLOSED", `stream ${this.streamId} is closed`);
       if (options.bounded) this.#behind.checkRoom(this.streamId);
       const { decision } = this.#decide(make);
       if (decision.ok && decision.events.length > 0)
-        this.#behind.add(decision.events.map((event) => ({ eventId: randomUUID(), event })));
+        this.#behind.add(decision.events.map((event) => ({ eventId: newEventId(), event })));
       return decision;
     };
     if (this.#deciding === 0) {
@@ -213,8 +215,34 @@ export class StreamWriter {
     return this.#lastCommand.then(now);
   }
 
-  /** Resolves once every event written behind so far is stored; throws the store's failure. */
+  /**
+   * As `writeBehind`, decided after this turn's I/O (what the caller sends in this turn, such
+   * as the answer to a call, goes out first) or right before this writer's next decision,
+   * whichever comes first: nothing else is decided in between.
+   */
+  writeBehindAfterIo(make: (state: State) => Command): Promise<Decision> {
+    return new Promise<Decision>((resolve, reject) => {
+      this.#deferred.push(() => this.writeBehind(make).then(resolve, reject));
+      if (this.#deferred.length === 1) setImmediate(this.#decideDeferred);
+    });
+  }
+
+  /** Decisions `writeBehindAfterIo` deferred, in order. */
+  #deferred: (() => void)[] = [];
+
+  readonly #decideDeferred = (): void => {
+    if (this.#deferred.length === 0) return;
+    const deferred = this.#deferred;
+    this.#deferred = [];
+    for (const decide of deferred) decide();
+  };
+
+  /**
+   * Resolves once every event written behind so far (deferred decisions decided first) is
+   * stored; throws the store's failure.
+   */
   flush(): Promise<void> {
+    this.#decideDeferred();
     return this.#serialised(false, () => this.#commitBehind());
   }
 
@@ -232,6 +260,7 @@ export class StreamWriter {
    * reported lost (C4).
    */
   async finish(options: { waitMs?: number } = {}): Promise<void> {
+    this.#decideDeferred();
     await this.#queue.catch(() => undefined);
     await this.#behind.drain(options.waitMs ?? this.#behind.settings.closeWaitMs);
     this.#finished = true;
@@ -256,12 +285,19 @@ export class StreamWriter {
 
   #iso = { ms: Number.NaN, text: "" };
 
-  /** Appends every group written behind, oldest first; throws (and keeps them) while the store fails. */
-  async #commitBehind(): Promise<void> {
-    for (let group = this.#behind.next(); group; group = this.#behind.next()) {
+  /**
+   * Appends the groups written behind, oldest first, through `through` (by default all);
+   * throws (and keeps them) while the store fails.
+   */
+  async #commitBehind(through?: readonly BehindEvent[]): Promise<void> {
+    // `through` may be stored already (by a command, or by the commit it waited behind).
+    while (through === undefined || this.#behind.holds(through)) {
+      const group = this.#behind.next();
+      if (!group) return;
       const refusal = await this.#appendDecided(group);
       if (refusal) this.#behind.refused(group, refusal);
       else this.#behind.stored(group);
+      if (group === through) return;
     }
   }
 

@@ -84,6 +84,8 @@ describe("C4 call events written behind while the store goes away", () => {
     const answered = await calc(c, "k2");
     expect(answered.ok).toBe(true);
     await calc(c, "k3");
+    // k3's finish is decided once its answer is out, after this turn.
+    await new Promise((r) => setImmediate(r));
     await until(() => errors.length > 0, "the held report");
     expect(errors[0]!.message).toMatch(
       /conversation conv-.*: the event store refused \d+ call event\(s\); they are kept in memory .*connection refused/,
@@ -212,5 +214,34 @@ describe("C4 call events written behind while the store goes away", () => {
     );
     store.down.delete(c.id);
     expect(await stored(store, c)).toEqual([]);
+  });
+
+  it("with a store slow to commit, calls decided during a commit wait for their own window: groups, not back-to-back commits (C4)", async () => {
+    const store = new FlakyStore();
+    const { c } = await open(store);
+    // Every append to the conversation takes 30 ms, as a database far away or a slow disk does.
+    let appends = 0;
+    const append = store.append.bind(store);
+    store.append = async (streamId, events, expected) => {
+      if (streamId === c.id) {
+        appends++;
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      return append(streamId, events, expected);
+    };
+    let n = 0;
+    const end = Date.now() + 400;
+    while (Date.now() < end) await calc(c, `g${n++}`);
+    await c.flush();
+    const calls = await stored(store, c);
+    expect(calls).toHaveLength(2 * n);
+    expect(calls.slice(0, 4)).toEqual(["start g0", "finish g0", "start g1", "finish g1"]);
+    // Each commit took 30 ms: committing whatever arrived meanwhile at once would be one
+    // commit after another (13 or 14 in 400 ms). The window (10 ms until the first commit's
+    // time is known, then 20 × 30 ms) makes the first group, the ones whose 10 ms windows
+    // ended while it was committed, one 500 ms group, and the flush's.
+    expect(n).toBeGreaterThan(20);
+    expect(appends).toBeLessThanOrEqual(7);
+    await c.close("done");
   });
 });

@@ -65,16 +65,34 @@ export function childProcessOf(transport: Transport): ChildProcess | undefined {
  * report read in one chunk with its response (it forgets the token first).
  * Unnecessary when: bench 9b through the SDK's own progress handling (`onprogress`) is as fast
  * as this path, and a report read with its response still reaches `onprogress`. If `connect`
- * stops setting `onmessage`, nothing is wrapped and the SDK's handling applies.
+ * stops setting `onmessage`, nothing is wrapped (false) and the SDK's handling applies.
+ * The same wrap takes the replies to our own requests (`DirectRequests`) and, on the
+ * gateway's side, the plain `tools/call` requests it answers itself (`answerToolCalls`).
  */
 export function interceptMessages(
   transport: Transport,
   intercept: (message: JSONRPCMessage) => boolean,
-): void {
+): boolean {
   const classify = transport.onmessage;
-  if (!classify) return;
+  if (!classify) return false;
   transport.onmessage = (message, extra) => {
     if (!intercept(message)) classify(message, extra);
+  };
+  return true;
+}
+
+/**
+ * `transport.onclose` after `Protocol.connect` installed its own: wrapped so `then` runs first.
+ * Why: requests the gateway answers itself (`answerToolCalls`) are aborted when their
+ * transport closes, as the SDK aborts its own request handlers in its close handler.
+ * Unnecessary when: `answerToolCalls` is (see there). If `connect` stops setting `onclose`,
+ * `then` still runs when the transport closes.
+ */
+export function beforeClose(transport: Transport, then: () => void): void {
+  const closed = transport.onclose;
+  transport.onclose = () => {
+    then();
+    closed?.();
   };
 }
 

@@ -45,7 +45,9 @@ export interface CallToolOptions {
   /**
    * C4, as the gateway records: the call's events are written behind. Its ToolCallStarted is
    * decided (resolved, refused or not) before the call goes upstream, which does not wait for
-   * the store; both events are appended in the conversation's next group commit, within the
+   * the store; a server's answer is returned before its ToolCallFinished is decided (right
+   * after the caller's turn, before anything else the conversation decides); both events are
+   * appended in the conversation's next group commit, within the
    * conversation's `writeBehind.commitWindowMs`, before its next command, its close and the
    * host's stop. Events the store refuses are kept and retried; while `maxHeld` of them wait,
    * a new call is refused (APPEND_REJECTED). Off by default: a caller that reads the log or
@@ -164,7 +166,7 @@ async function callStarted(
   // C6: the server made a task; the call ends when the task does.
   if (options.upstreamTask && isCreateTaskResult(result))
     return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
-  await recordFinish(
+  const finished = recordFinish(
     c,
     callId,
     result.isError ? "tool_error" : "ok",
@@ -173,7 +175,10 @@ async function callStarted(
       ...(result.isError ? { error: errorText(result, redactor) } : {}),
       ...(c.payloads ? { result: capturePayload(result, redactor, c.payloads) } : {}),
     },
-    behind,
+    // C4: written behind, the finish is decided once the answer has gone out.
+    behind ? "afterAnswer" : false,
   );
+  // It never throws (a failure to record goes to the conversation's errors).
+  if (!behind) await finished;
   return { ok: true, publicName: start.publicName!, extension: owner, rawName, result };
 }

@@ -6,9 +6,11 @@ import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";
 
 /**
- * C4: records a call's end: appended now, or (`behind`) decided now and written behind with
- * its start. A failure to record does not take the outcome from the caller: it goes to
- * `errors` (written behind, the store's refusals are held and retried first).
+ * C4: records a call's end: appended now, or (`behind`) written behind with its start,
+ * decided now or (`"afterAnswer"`) once the answer has gone out (after this turn's I/O, and
+ * before anything else this conversation decides). A failure to record does not take the
+ * outcome from the caller: it goes to `errors` (written behind, the store's refusals are
+ * held and retried first).
  */
 export async function recordFinish(
   c: ConversationParts,
@@ -16,7 +18,7 @@ export async function recordFinish(
   outcome: CallOutcome,
   durationMs: number,
   extra: { reason?: string; error?: string; result?: unknown },
-  behind: boolean,
+  behind: boolean | "afterAnswer",
 ): Promise<void> {
   const finishCall = (): Command => ({
     type: "FinishCall",
@@ -26,9 +28,12 @@ export async function recordFinish(
     ...extra,
   });
   try {
-    const decision = behind
-      ? await c.writer.writeBehind(finishCall)
-      : await c.writer.run(finishCall);
+    const decision =
+      behind === "afterAnswer"
+        ? await c.writer.writeBehindAfterIo(finishCall)
+        : behind
+          ? await c.writer.writeBehind(finishCall)
+          : await c.writer.run(finishCall);
     if (!decision.ok) throw commandRejected(decision.error);
   } catch (error) {
     c.errors.next(

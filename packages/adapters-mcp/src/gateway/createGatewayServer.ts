@@ -13,6 +13,7 @@ import { sdkInitializeHandler } from "../connection/sdkPatches.js";
 import { Conversation } from "../conversation/conversation.js";
 import type { ToolledgerHost } from "../host.js";
 import type { ToolledgerSession } from "../session.js";
+import type { ToolCallHandler } from "./answerToolCalls.js";
 import { GATEWAY_CAPABILITIES } from "./gatewayCapabilities.js";
 import { hubFor } from "./gatewayHub.js";
 import { gatewayInstructions, handshakePrompt } from "./gatewayInstructions.js";
@@ -30,6 +31,8 @@ import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
 /** One downstream MCP session: its SDK server and its conversation (C2). */
 export interface Downstream {
   server: Server;
+  /** A client's `tools/call`, as the SDK server's handler answers it (see `answerToolCalls`). */
+  callTool: ToolCallHandler;
   /** The conversation, opened when the client has initialized (or at its first request). */
   conversation(): Promise<Conversation>;
   /** Stops following the conversation and closes it with `reason` (C3 marker). */
@@ -135,9 +138,8 @@ export function createGatewayServer(
     await host.untilListed();
     return { tools: gatewayTools((await conversation()).state) as Tool[] };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const callTool: ToolCallHandler = async (params, extra) => {
     const c = opened ?? (await conversation());
-    const params = request.params;
     // G4: a task-augmented call; a plain call of a tool whose server requires a task.
     if (params.task) return relayTaskCall(hub, peer, c, tasks!, params, extra);
     if (hasRequiredTasks(c.state)) {
@@ -146,7 +148,10 @@ export function createGatewayServer(
         return callRequiredTask(hub, peer, c, tasks!, params, extra);
     }
     return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
-  });
+  };
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(request.params, extra),
+  );
   relayTaskRequests(server, async () => {
     await (opened ?? conversation());
     return tasks!;
@@ -155,6 +160,7 @@ export function createGatewayServer(
   const stopCatalog = relayCatalog(hub, peer);
   return {
     server,
+    callTool,
     conversation,
     async dispose(reason: string) {
       if (disposed) return;

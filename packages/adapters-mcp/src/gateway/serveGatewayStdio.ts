@@ -1,6 +1,7 @@
 import { coalesceWrites } from "../_lineBuffer.js";
 import type { ToolledgerHost } from "../host.js";
 import type { ToolledgerSession } from "../session.js";
+import { answerToolCalls } from "./answerToolCalls.js";
 import { createGatewayServer } from "./createGatewayServer.js";
 import { hubFor } from "./gatewayHub.js";
 import { errorReporter, type Gateway, type StdioGatewayOptions } from "./gatewayOptions.js";
@@ -22,11 +23,12 @@ export async function serveGatewayStdio(
   downstream.server.onclose = () => options.onClose?.();
   const stdout = options.stdout ?? process.stdout;
   coalesceWrites(stdout);
-  await downstream.server.connect(
-    new StdioLineServerTransport(options.stdin ?? process.stdin, stdout, {
-      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
-    }),
-  );
+  const transport = new StdioLineServerTransport(options.stdin ?? process.stdin, stdout, {
+    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+  });
+  await downstream.server.connect(transport);
+  // A plain tools/call is answered without the SDK's per-request dispatch (issue 20, bench 5a).
+  answerToolCalls(downstream.server, transport, downstream.callTool);
   return {
     async close(reason = "gateway stopped") {
       await downstream.dispose(reason);

@@ -3,12 +3,13 @@
 // fast as a pipe takes it. Tools: `storm {count, name}` answers, then 200 ms later sends
 // `count` list_changed over about a second and adds tool `name` before the last one;
 // `add {name}` answers, then 200 ms later adds tool `name` and sends one list_changed;
-// `stats` says how many tools/list requests it answered. `--list-log <file>` appends a line
-// per tools/list request.
+// `stats` says how many tools/list requests it answered; `bad_result` answers with a result
+// MCP does not allow (`content` a string); `rpc_error` answers with a JSON-RPC error (code
+// -32050, data `{ why: "asked" }`). `--list-log <file>` appends a line per tools/list request.
 import { appendFileSync } from "node:fs";
 
 const listLog = flag("list-log");
-const fixed = ["storm", "add", "stats"];
+const fixed = ["storm", "add", "stats", "bad_result", "rpc_error"];
 const added: string[] = [];
 let lists = 0;
 
@@ -55,6 +56,8 @@ function call(name: string, args: Record<string, unknown>): object {
       return text(`adding ${String(args.name)} in 200 ms`);
     case "stats":
       return text(JSON.stringify({ lists }));
+    case "bad_result":
+      return { content: "not a list" };
     default:
       if (added.includes(name)) return text(`${name} ran`);
       return { ...text(`unknown tool ${name}`), isError: true };
@@ -86,6 +89,12 @@ function answer(request: {
       return send({ jsonrpc: "2.0", id, result: { tools: [...fixed, ...added].map(tool) } });
     case "tools/call": {
       const name = String(params?.name ?? "");
+      if (name === "rpc_error")
+        return send({
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32050, message: "storm refuses", data: { why: "asked" } },
+        });
       const args = (params?.arguments ?? {}) as Record<string, unknown>;
       return send({ jsonrpc: "2.0", id, result: call(name, args) });
     }

@@ -1,0 +1,153 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  CallToolResultSchema,
+  type CreateTaskResult,
+  ErrorCode,
+  type JSONRPCMessage,
+  McpError,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import { beforeClose, interceptMessages } from "../connection/sdkPatches.js";
+import type { DownstreamExtra } from "./downstreamPeer.js";
+
+/** What answers a client's `tools/call` on either path (a task-augmented call: its task, G4). */
+export type ToolCallHandler = (
+  params: CallToolRequest["params"],
+  extra: DownstreamExtra,
+) => Promise<CallToolResult | CreateTaskResult>;
+
+/** A `tools/call` request the direct path takes: valid as the SDK checks it, without `_meta` or `task`. */
+interface PlainToolCall {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: "tools/call";
+  params: { name: string; arguments?: Record<string, unknown> };
+}
+
+/**
+ * Answers a client's plain `tools/call` (no `_meta`, no `task`) straight from the transport,
+ * without the SDK's per-request dispatch, and lets everything else through to the SDK server
+ * as before. Issue 20 (bench 5a): the SDK's dispatch (three schema parses to classify the
+ * message, two more of the request, one of the result, a chain of promises and a dozen
+ * closures) cost the gateway more per call than all of its own work; a bare SDK proxy pays it
+ * too, so the gateway's recording could not fit within the hop a proxy adds.
+ *
+ * The outcome is the SDK's (1.32), point by point: the request is one the SDK's schemas accept
+ * (anything else goes to the SDK, which answers it as it always did); the handler gets a
+ * signal that a client's `notifications/cancelled` or the transport's close aborts, and a
+ * `sendNotification`/`sendRequest` tied to the request (`relatedRequestId`); the result is
+ * checked against `CallToolResultSchema` and sent as parsed (a result that fails is the SDK's
+ * InvalidParams error); a thrown error is answered with its `code` when it is an integer
+ * (else InternalError) and its message and data; nothing is sent for a cancelled request.
+ * Unnecessary when: a bare SDK proxy's added latency per call (bench 5a's baseline) falls to
+ * what this path costs. Installed after `server.connect(transport)`, through the message and
+ * close wraps in `connection/sdkPatches.ts`; without the SDK's `onmessage` in place (a future
+ * SDK), nothing is wrapped and the SDK answers every call.
+ */
+export function answerToolCalls(
+  server: Server,
+  transport: Transport,
+  handle: ToolCallHandler,
+): void {
+  const running = new Map<RequestId, AbortController>();
+
+  const answer = (request: PlainToolCall): void => {
+    const id = request.id;
+    const controller = new AbortController();
+    running.set(id, controller);
+    const signal = controller.signal;
+    const extra: DownstreamExtra = {
+      signal,
+      requestId: id,
+      ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
+      sendNotification: async (notification) => {
+        if (signal.aborted) return;
+        await server.notification(notification, { relatedRequestId: id });
+      },
+      sendRequest: async (r, schema, options) => {
+        if (signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, "Request was cancelled");
+        return server.request(r, schema, { ...options, relatedRequestId: id });
+      },
+    };
+    new Promise<CallToolResult | CreateTaskResult>((resolve) =>
+      resolve(handle(request.params, extra)),
+    )
+      .then((result) => {
+        const checked = CallToolResultSchema.safeParse(result);
+        if (!checked.success)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid tools/call result: ${checked.error.message}`,
+          );
+        return checked.data;
+      })
+      .then(
+        (result) => (signal.aborted ? undefined : transport.send({ result, jsonrpc: "2.0", id })),
+        (error: { code?: unknown; message?: string; data?: unknown }) =>
+          signal.aborted
+            ? undefined
+            : transport.send({
+                jsonrpc: "2.0",
+                id,
+                error: {
+                  code: Number.isSafeInteger(error.code)
+                    ? (error.code as number)
+                    : ErrorCode.InternalError,
+                  message: error.message ?? "Internal error",
+                  ...(error.data !== undefined ? { data: error.data } : {}),
+                },
+              }),
+      )
+      .catch((error: unknown) => server.onerror?.(new Error(`Failed to send response: ${error}`)))
+      .finally(() => {
+        if (running.get(id) === controller) running.delete(id);
+      });
+  };
+
+  const wrapped = interceptMessages(transport, (message) => {
+    if (isPlainToolCall(message)) {
+      answer(message);
+      return true;
+    }
+    // The SDK still sees a cancellation (it finds none of its requests under the id).
+    if (isCancellation(message))
+      running.get(message.params.requestId)?.abort(message.params.reason);
+    return false;
+  });
+  if (!wrapped) return;
+  beforeClose(transport, () => {
+    for (const controller of running.values()) controller.abort();
+    running.clear();
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What the SDK's JSON-RPC and `tools/call` schemas accept, minus `_meta` and `task`. */
+function isPlainToolCall(message: JSONRPCMessage): message is PlainToolCall {
+  if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return false;
+  if ((message as { jsonrpc?: unknown }).jsonrpc !== "2.0") return false;
+  const id = message.id as unknown;
+  if (typeof id !== "string" && !Number.isSafeInteger(id)) return false;
+  const params = message.params as unknown;
+  if (!isPlainObject(params) || typeof params.name !== "string") return false;
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
+  return params._meta === undefined && params.task === undefined;
+}
+
+function isCancellation(
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { params: { requestId: RequestId; reason?: string } } {
+  if (!("method" in message) || message.method !== "notifications/cancelled" || "id" in message)
+    return false;
+  const params = message.params as unknown;
+  return (
+    isPlainObject(params) &&
+    (typeof params.requestId === "string" || typeof params.requestId === "number")
+  );
+}
