@@ -177,6 +177,8 @@ export class WriteBehindQueue {
     if (this.#timer) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
+      // Stored meanwhile (a command commits the queue first): the next event starts a window.
+      if (this.#groups.length === 0) return;
       const started = performance.now();
       // Only the groups whose window has passed: a group begun while this commit runs waits
       // for its own window (with a store that commits asynchronously, committing it at once
