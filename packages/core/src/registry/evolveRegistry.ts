@@ -113,7 +113,6 @@ function invalidateAll(state: State): State {
 function invalidated(ext: ExtensionState, version: number): ExtensionState {
   const next = { ...ext };
   next.invalidatedAt = version;
-  if (ext.tools.length === 0) remember(ext, next);
   return next;
 }
 
@@ -152,7 +151,7 @@ function toolsFetched(state: State, e: ToolsFetched): State {
     return staleFetch(state, ext, e.startedAtVersion);
 
   // The registered tools, or those before a failed fetch emptied the extension.
-  const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext) ?? ext.tools);
+  const previous = ext.tools.length > 0 ? ext.tools : (lastRegistered.get(ext.tools) ?? ext.tools);
   const registration = registerTools(ext, e.tools, previous);
   let tools = registration.tools;
   let rejected = registration.rejected;
@@ -201,22 +200,23 @@ function toolsFetchFailed(state: State, e: ToolsFetchFailed): State {
     return staleFetch(state, ext, e.startedAtVersion);
   const fetch: FetchStatus = { status: "failed", version: e.startedAtVersion, error: e.error };
   if (e.scope !== undefined) fetch.scope = e.scope;
-  const next = withFetch(ext, fetch, [], []);
-  remember(ext, next);
+  // This failure's own empty list: the copies of the extension share it, and it keys the
+  // tools registered before (see lastRegistered).
+  const emptied: RegisteredTool[] = [];
+  const before = ext.tools.length > 0 ? ext.tools : lastRegistered.get(ext.tools);
+  if (before) lastRegistered.set(emptied, before);
+  const next = withFetch(ext, fetch, emptied, []);
   return replaceExtension(state, key, ext, next, state.version);
 }
 
 /**
  * The tools an extension registered before a failed fetch emptied it, so the fetch that
  * recovers it can keep their objects (see toolsFetched). A cache beside the state, keyed by
- * the immutable extension object: a state read back from JSON only loses the reuse.
+ * the empty tool list each failure installs: every copy of the extension after it (an
+ * invalidation, a stale fetch) shares that list, so copying one costs no cache entry. A state
+ * read back from JSON only loses the reuse.
  */
-const lastRegistered = new WeakMap<ExtensionState, readonly RegisteredTool[]>();
-
-function remember(before: ExtensionState, after: ExtensionState): void {
-  const tools = before.tools.length > 0 ? before.tools : lastRegistered.get(before);
-  if (tools) lastRegistered.set(after, tools);
-}
+const lastRegistered = new WeakMap<readonly RegisteredTool[], readonly RegisteredTool[]>();
 
 /**
  * The extension after a fetch: copied, then assigned (a spread literal that redefines keys
@@ -241,7 +241,6 @@ function staleFetch(state: State, ext: ExtensionState, startedAtVersion: number)
     staleFetches: ext.staleFetches + 1,
     lastStaleFetch: { startedAtVersion, version: state.version },
   };
-  if (ext.tools.length === 0) remember(ext, next);
   return update(state, { extensions: hset(state.extensions, ext.key, next) });
 }
 
