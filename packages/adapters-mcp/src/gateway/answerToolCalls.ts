@@ -32,8 +32,8 @@ interface PlainToolCall {
  * without the SDK's per-request dispatch, and lets everything else through to the SDK server
  * as before. Issue 20 (bench 5a): the SDK's dispatch (three schema parses to classify the
  * message, two more of the request, one of the result, a chain of promises and a dozen
- * closures) cost the gateway more per call than all of its own work; a bare SDK proxy pays it
- * too, so the gateway's recording could not fit within the hop a proxy adds.
+ * closures) cost the gateway about as much per call as all of its own work; a bare SDK proxy
+ * pays it too, so the gateway's recording could not fit within the hop a proxy adds.
  *
  * The outcome is the SDK's (1.32), point by point: the request is one the SDK's schemas accept
  * (anything else goes to the SDK, which answers it as it always did); the handler gets a
