@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { beforeClose, interceptMessages } from "../connection/sdkPatches.js";
 import type { DownstreamExtra } from "./downstreamPeer.js";
+import { isPlainRequest } from "./isPlainRequest.js";
 
 /** What answers a client's `tools/call` on either path (a task-augmented call: its task, G4). */
 export type ToolCallHandler = (
@@ -128,16 +129,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** What the SDK's JSON-RPC and `tools/call` schemas accept, minus `_meta` and `task`. */
+/**
+ * What the SDK's `tools/call` schema accepts, in a request its JSON-RPC schema accepts as it
+ * is (`isPlainRequest`, the HTTP transport's check: no `_meta`), minus `task`.
+ */
 function isPlainToolCall(message: JSONRPCMessage): message is PlainToolCall {
-  if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return false;
-  if ((message as { jsonrpc?: unknown }).jsonrpc !== "2.0") return false;
-  const id = message.id as unknown;
-  if (typeof id !== "string" && !Number.isSafeInteger(id)) return false;
-  const params = message.params as unknown;
-  if (!isPlainObject(params) || typeof params.name !== "string") return false;
+  if (!isPlainRequest(message) || message.method !== "tools/call") return false;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (params === undefined || typeof params.name !== "string") return false;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
-  return params._meta === undefined && params.task === undefined;
+  return params.task === undefined;
 }
 
 function isCancellation(

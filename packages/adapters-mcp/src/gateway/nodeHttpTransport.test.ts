@@ -5,7 +5,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isPlainRequest } from "./nodeHttpTransport.js";
+import { isPlainRequest } from "./isPlainRequest.js";
 
 // JSON-shaped messages near a request's shape: right and wrong keys, ids, methods and params.
 const id = fc.oneof(
