@@ -1,4 +1,3 @@
-import type { Writable } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** Default largest message either side of the gateway accepts on stdio. */
@@ -171,27 +170,6 @@ export function parseMessage(line: string): JSONRPCMessage {
       return value as unknown as JSONRPCMessage;
   }
   throw new Error(`not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`);
-}
-
-/**
- * Joins the writes made in one turn of the event loop into one system call: a burst of
- * relayed notifications (1,000 progress reports) is then a few writes, not a thousand.
- */
-export function coalesceWrites(stream: Writable): void {
-  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  let corked = false;
-  stream.write = ((...args: unknown[]) => {
-    if (!corked) {
-      corked = true;
-      stream.cork();
-      process.nextTick(() => {
-        corked = false;
-        stream.uncork();
-      });
-    }
-    // Within the tick the data only queues (it is flushed at uncork), so no caller waits for a drain.
-    return write(...args) || corked;
-  }) as Writable["write"];
 }
 
 /**

@@ -325,6 +325,8 @@ export class ExtensionConnection {
       this.#direct.request(request, schema, {
         timeout: limits.timeoutMs,
         ...(limits.signal ? { signal: limits.signal } : {}),
+        // Only `callTool` sets it, whose schema's output is a ToolCallResult.
+        ...(limits.onResult ? { onResult: limits.onResult as (result: z.infer<S>) => void } : {}),
       }) as Promise<z.infer<S>>;
     try {
       return await sendAfterAuthorization(send, limits.timeoutMs, limits.signal);

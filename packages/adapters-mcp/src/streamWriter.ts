@@ -196,23 +196,37 @@ export class StreamWriter {
     options: { bounded?: boolean } = {},
   ): Promise<Decision> {
     this.#decideDeferred();
-    const now = () => {
-      if (this.#finished)
-        throw new AdapterError("SESSION_CLOSED", `stream ${this.streamId} is closed`);
-      if (options.bounded) this.#behind.checkRoom(this.streamId);
-      const { decision } = this.#decide(make);
-      if (decision.ok && decision.events.length > 0)
-        this.#behind.add(decision.events.map((event) => ({ eventId: newEventId(), event })));
-      return decision;
-    };
     if (this.#deciding === 0) {
       try {
-        return Promise.resolve(now());
+        return Promise.resolve(this.#decideBehind(make, options));
       } catch (error) {
         return Promise.reject(error);
       }
     }
-    return this.#lastCommand.then(now);
+    return this.#lastCommand.then(() => this.#decideBehind(make, options));
+  }
+
+  /**
+   * `writeBehind` decided within this call when no command is queued before it (a live
+   * gateway's usual case), so the caller goes on in the same turn: null when it must wait
+   * its turn (then `writeBehind`). Throws what `writeBehind` would reject with.
+   */
+  writeBehindNow(
+    make: (state: State) => Command,
+    options: { bounded?: boolean } = {},
+  ): Decision | null {
+    this.#decideDeferred();
+    return this.#deciding === 0 ? this.#decideBehind(make, options) : null;
+  }
+
+  #decideBehind(make: (state: State) => Command, options: { bounded?: boolean }): Decision {
+    if (this.#finished)
+      throw new AdapterError("SESSION_CLOSED", `stream ${this.streamId} is closed`);
+    if (options.bounded) this.#behind.checkRoom(this.streamId);
+    const { decision } = this.#decide(make);
+    if (decision.ok && decision.events.length > 0)
+      this.#behind.add(decision.events.map((event) => ({ eventId: newEventId(), event })));
+    return decision;
   }
 
   /**

@@ -41,6 +41,8 @@ export interface RequestLimits {
   signal?: AbortSignal;
   /** G1: the server's progress for this request; only then is a progress token sent up. */
   onprogress?: (progress: Progress) => void;
+  /** A tools/call's result, told as soon as it is read and checked, before the request resolves. */
+  onResult?: (result: ToolCallResult) => void;
 }
 
 /**

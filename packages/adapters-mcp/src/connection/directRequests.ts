@@ -41,7 +41,7 @@ export class DirectRequests {
   request<S extends z.ZodType>(
     request: { method: string; params?: Record<string, unknown> },
     schema: S,
-    options: { timeout: number; signal?: AbortSignal },
+    options: { timeout: number; signal?: AbortSignal; onResult?: (result: z.infer<S>) => void },
   ): Promise<z.infer<S>> {
     return new Promise<z.infer<S>>((resolve, reject) => {
       const signal = options.signal;
@@ -88,8 +88,17 @@ export class DirectRequests {
           return reject(McpError.fromError(code, message, data));
         }
         const parsed = schema.safeParse(reply.result);
-        if (parsed.success) resolve(parsed.data);
-        else reject(parsed.error);
+        if (!parsed.success) return reject(parsed.error);
+        // Told before the caller's chain of awaits runs (the stdio gateway answers its client
+        // from here); whatever it throws is reported, and the request still resolves.
+        if (options.onResult) {
+          try {
+            options.onResult(parsed.data);
+          } catch (error) {
+            this.#onerror(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
+        resolve(parsed.data);
       });
       this.#transport.send({ ...request, jsonrpc: "2.0", id }).catch((error: unknown) => {
         settle();

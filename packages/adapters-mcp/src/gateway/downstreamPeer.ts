@@ -7,7 +7,14 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** What a downstream request handler gets from the SDK (its id, signal, and the way back to its client). */
-export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification> & {
+  /**
+   * Set by the stdio gateway's direct path for a plain `tools/call` (`answerToolCalls`):
+   * answers the client with a server's result the moment it arrives, before the call's
+   * recording runs. The handler's own answer is then not sent again.
+   */
+  answerNow?: (result: Record<string, unknown>) => void;
+};
 
 /** One downstream MCP session the gateway serves (stdio: the process's client; HTTP: each session id). */
 export interface Peer {

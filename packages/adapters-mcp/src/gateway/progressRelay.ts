@@ -28,15 +28,17 @@ export function progressRelay(
   server?: Server,
 ): ProgressRelay {
   let last: Promise<void> | null = null;
+  // Posted to the stdio transport: written in order, before the ping sent after them.
+  let posted = false;
   return {
     onprogress: (p) => {
-      last = sendProgress(server, extra, { ...p, progressToken: token }).catch((error: unknown) =>
-        report(asError(error)),
-      );
+      const sent = sendProgress(server, extra, { ...p, progressToken: token });
+      if (sent === null) posted = true;
+      else last = sent.catch((error: unknown) => report(asError(error)));
     },
     flush: async () => {
-      if (last === null) return;
-      await last;
+      if (last === null && !posted) return;
+      if (last !== null) await last;
       // A client that cannot answer a ping only loses the ordering, never the response.
       await extra
         .sendRequest({ method: "ping" }, EmptyResultSchema, { timeout: PING_TIMEOUT_MS })

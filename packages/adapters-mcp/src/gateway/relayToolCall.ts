@@ -31,6 +31,8 @@ export async function relayToolCall(
       // C4: the answer goes out first; the finish is queued before it, appended right after.
       recordFinishAfterAnswer: true,
       ...relay?.options,
+      // Issue 20 (bench 5a): over stdio a plain call's result goes to the client as it arrives.
+      ...(extra.answerNow && !relay ? { onResult: extra.answerNow } : {}),
       onStart: (extension) => {
         end = hub.track(peer, extension, extra);
       },

@@ -1,4 +1,3 @@
-import { coalesceWrites } from "../_lineBuffer.js";
 import type { ToolledgerHost } from "../host.js";
 import type { ToolledgerSession } from "../session.js";
 import { answerToolCalls } from "./answerToolCalls.js";
@@ -22,7 +21,6 @@ export async function serveGatewayStdio(
   downstream.server.onerror = report;
   downstream.server.onclose = () => options.onClose?.();
   const stdout = options.stdout ?? process.stdout;
-  coalesceWrites(stdout);
   const transport = new StdioLineServerTransport(options.stdin ?? process.stdin, stdout, {
     ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
   });

@@ -55,15 +55,29 @@ export class StdioLineServerTransport implements Transport {
   }
 
   /**
-   * Messages sent in one turn of the event loop leave in one write: a burst of relayed
-   * progress reports is then one string and one system call, not a stream write each.
+   * Notifications and requests sent in one turn of the event loop leave in one write: a burst
+   * of relayed progress reports is then one string and one system call, not a write each. A
+   * response with nothing waiting before it is written at once (it is what the client waits
+   * for: bench 5a); one sent while lines wait joins them, so the order is always the order sent.
    */
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.#lines.length === 0 && !("method" in message)) {
+      return new Promise((resolve) => this.#write(`${JSON.stringify(message)}\n`, resolve));
+    }
     return new Promise((resolve) => {
       this.#lines.push(JSON.stringify(message));
       this.#sent.push(resolve);
       if (this.#lines.length === 1) process.nextTick(this.#flush);
     });
+  }
+
+  /**
+   * As `send`, for a notification nobody waits on (a relayed progress report): queued for
+   * this turn's write with the others, without a promise each.
+   */
+  post(message: JSONRPCMessage): void {
+    this.#lines.push(JSON.stringify(message));
+    if (this.#lines.length === 1) process.nextTick(this.#flush);
   }
 
   #lines: string[] = [];
@@ -74,12 +88,16 @@ export class StdioLineServerTransport implements Transport {
     const sent = this.#sent;
     this.#lines = [];
     this.#sent = [];
-    const done = () => {
+    this.#write(text, () => {
       for (const resolve of sent) resolve();
-    };
+    });
+  };
+
+  /** `done` once the stream took the text (at once, or at its next drain). */
+  #write(text: string, done: () => void): void {
     if (this.#stdout.write(text)) done();
     else this.#stdout.once("drain", done);
-  };
+  }
 
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -16,6 +16,8 @@ export interface UpstreamCallOptions {
   meta?: Record<string, unknown>;
   /** G4: a task-augmented call (`{ ttl? }`): a server that supports it answers with a CreateTaskResult. */
   task?: Record<string, unknown>;
+  /** The server's result, told as soon as it arrives, before the call's promise resolves. */
+  onResult?: (result: ToolCallResult) => void;
 }
 
 /** G1: a notification an extension's server sent, other than tools/list_changed. */
@@ -70,6 +72,7 @@ export async function callUpstream(
         timeoutMs: options.timeoutMs ?? target.callTimeoutMs,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        ...(options.onResult ? { onResult: options.onResult } : {}),
       },
       options.meta,
       options.task,
