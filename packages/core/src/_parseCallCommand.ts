@@ -24,7 +24,8 @@ export function parseCallCommand(input: object): StartCall | FinishCall | null {
   if (c.type === "StartCall") {
     if (typeof c.name !== "string") return null;
     if (c.includeHidden !== undefined && typeof c.includeHidden !== "boolean") return null;
-    for (const key of Object.keys(c)) if (!START_KEYS.has(key)) return null;
+    // Own keys only (the prototype is Object.prototype or null, which have no enumerable ones).
+    for (const key in c) if (!START_KEYS.has(key)) return null;
     return c as StartCall;
   }
   if (c.type === "FinishCall") {
@@ -33,7 +34,7 @@ export function parseCallCommand(input: object): StartCall | FinishCall | null {
     if (typeof d !== "number" || !Number.isFinite(d) || d < 0) return null;
     if (c.reason !== undefined && typeof c.reason !== "string") return null;
     if (c.error !== undefined && typeof c.error !== "string") return null;
-    for (const key of Object.keys(c)) if (!FINISH_KEYS.has(key)) return null;
+    for (const key in c) if (!FINISH_KEYS.has(key)) return null;
     return c as FinishCall;
   }
   return null;

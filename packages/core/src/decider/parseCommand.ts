@@ -4,6 +4,8 @@ import { COMMAND_TYPES, CommandSchema } from "../command.js";
 import { TOOLLEDGER_DEFERRAL_MODES } from "../parseDeferralConfig.js";
 import { type ParsedCommand, type Rejection, rejected } from "./decision.js";
 
+const TYPES: ReadonlySet<string> = new Set(COMMAND_TYPES);
+
 /** E6: the command as its schema reads it, or a typed refusal that says what to fix. */
 export function parseCommand(input: unknown): { ok: true; command: ParsedCommand } | Rejection {
   const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
@@ -15,7 +17,7 @@ export function parseCommand(input: unknown): { ok: true; command: ParsedCommand
       "",
     );
   }
-  if (typeof type !== "string" || !(COMMAND_TYPES as readonly string[]).includes(type)) {
+  if (typeof type !== "string" || !TYPES.has(type)) {
     return rejected(
       "UNKNOWN_COMMAND",
       `unknown command type ${preview(type)}; the command types are ${COMMAND_TYPES.join(", ")}`,
@@ -42,6 +44,9 @@ export function parseCommand(input: unknown): { ok: true; command: ParsedCommand
     );
   }
   let command = parsed.data;
+  // A call's start or finish without a recorded payload (the host did not opt in) is done.
+  if (call && (call.type === "StartCall" ? call.arguments : call.result) === undefined)
+    return { ok: true, command };
   // Recorded payloads are free-form too, and must reload as they were folded. JSON has no
   // negative zero: a -0 in them is recorded as the 0 the log reloads (rare: only then a copy).
   const seen: JsonSeen = { negativeZero: false };
