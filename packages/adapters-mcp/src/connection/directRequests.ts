@@ -1,6 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { onAbort } from "./abortSlots.js";
 
 /**
  * The ids of our requests: far above the SDK's own (it numbers the handshake from 0), so a
@@ -50,7 +51,7 @@ export class DirectRequests {
       const settle = () => {
         this.#waiting.delete(id);
         clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
+        stopListening?.();
       };
       const cancel = (reason: unknown) => {
         settle();
@@ -69,7 +70,6 @@ export class DirectRequests {
             : new McpError(ErrorCode.RequestTimeout, String(reason)),
         );
       };
-      const onAbort = () => cancel(signal?.reason);
       const timer = setTimeout(
         () =>
           cancel(
@@ -79,7 +79,7 @@ export class DirectRequests {
           ),
         options.timeout,
       );
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const stopListening = signal ? onAbort(signal, () => cancel(signal.reason)) : null;
       this.#waiting.set(id, (reply) => {
         settle();
         if (reply instanceof Error) return reject(reply);

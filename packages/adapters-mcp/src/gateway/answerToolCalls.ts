@@ -10,6 +10,7 @@ import {
   McpError,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { armAbortSlot } from "../connection/abortSlots.js";
 import { beforeClose, interceptMessages } from "../connection/sdkPatches.js";
 import type { DownstreamExtra } from "./downstreamPeer.js";
 import { isPlainRequest } from "./isPlainRequest.js";
@@ -58,9 +59,15 @@ export function answerToolCalls(
   handle: ToolCallHandler,
 ): void {
   const running = new Map<RequestId, AbortController>();
-  // The next call's controller, made once the previous call is answered: making one is a few
-  // microseconds that would otherwise sit between the client's request and the server's.
+  // The next call's controller, its signal and the one abort listener its upstream request
+  // uses (`abortSlots.ts`), made once the previous call is answered: Node makes a signal when
+  // it is first read, and its first listener, at a few microseconds each that would otherwise
+  // sit between the client's request and the server's.
   let spare: AbortController | null = null;
+  const makeSpare = (): void => {
+    spare ??= new AbortController();
+    armAbortSlot(spare.signal);
+  };
 
   const answer = (request: PlainToolCall): void => {
     const id = request.id;
@@ -137,7 +144,7 @@ export function answerToolCalls(
       .catch(sendFailed)
       .finally(() => {
         if (running.get(id) === controller) running.delete(id);
-        spare ??= new AbortController();
+        makeSpare();
       });
   };
 
