@@ -111,8 +111,8 @@ function invalidateAll(state: State): State {
 
 /**
  * R11: the extension as of its latest invalidation (a fetch scoped to it started before is
- * stale). Built field by field: a spread of extensions made in different places (their keys
- * in different orders) was a tenth of replaying a log of invalidations (bench 1).
+ * stale). Built field by field: the spread it was took a tenth of a CPU profile of replaying
+ * a log of invalidations (bench 1); this takes ~9% of that replay's CPU off.
  */
 function invalidated(ext: ExtensionState, version: number): ExtensionState {
   const next: ExtensionState = {
