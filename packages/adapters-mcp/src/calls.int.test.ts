@@ -164,6 +164,10 @@ describe("C4 the gateway's calls are written behind: answered first, stored in t
     expect(session.conversation.pendingEvents).toBeGreaterThan(0);
     // A call made at once is recorded after it: the stream keeps each call's start and finish in order.
     await session.callTool("calc__calculate", { expression: "2 + 2" }, { ...late, callId: "a2" });
+    // a2's finish is decided once its answer is out, after this turn (until then it is no
+    // pending event: a2's start may be stored already, when its call outlasted the window).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(session.conversation.pendingEvents).toBeGreaterThan(0);
     // No flush asked for: the group commit comes within the window (10 ms by default).
     const deadline = Date.now() + 5_000;
     while (session.conversation.pendingEvents > 0 && Date.now() < deadline)
