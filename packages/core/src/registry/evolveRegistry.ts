@@ -135,6 +135,16 @@ function invalidated(ext: ExtensionState, version: number): ExtensionState {
   return next;
 }
 
+/** ExtensionState's optional fields; a new one fails to compile here until `invalidated` copies it. */
+type OptionalExtensionField = {
+  [K in keyof ExtensionState]-?: object extends Pick<ExtensionState, K> ? K : never;
+}[keyof ExtensionState];
+const COPIED_OPTIONAL: Record<OptionalExtensionField, true> = {
+  catalog: true,
+  authorization: true,
+};
+void COPIED_OPTIONAL;
+
 /** `update(state, { version: version + 1 })`, without the changes object, for the commonest event. */
 function bumpVersion(state: State): State {
   return {
