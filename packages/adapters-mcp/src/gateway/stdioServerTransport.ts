@@ -65,9 +65,8 @@ export class StdioLineServerTransport implements Transport {
       return new Promise((resolve) => this.#write(`${JSON.stringify(message)}\n`, resolve));
     }
     return new Promise((resolve) => {
-      this.#lines.push(JSON.stringify(message));
+      this.post(message);
       this.#sent.push(resolve);
-      if (this.#lines.length === 1) process.nextTick(this.#flush);
     });
   }
 

@@ -44,18 +44,17 @@ export function parseCommand(input: unknown): { ok: true; command: ParsedCommand
     );
   }
   let command = parsed.data;
-  // A call's start or finish without a recorded payload (the host did not opt in) is done.
-  if (call && (call.type === "StartCall" ? call.arguments : call.result) === undefined)
-    return { ok: true, command };
-  // Recorded payloads are free-form too, and must reload as they were folded. JSON has no
-  // negative zero: a -0 in them is recorded as the 0 the log reloads (rare: only then a copy).
-  const seen: JsonSeen = { negativeZero: false };
   const payload =
     command.type === "StartCall"
       ? command.arguments
       : command.type === "FinishCall"
         ? command.result
         : undefined;
+  // A call's start or finish without a recorded payload (the host did not opt in) is done.
+  if (call && payload === undefined) return { ok: true, command };
+  // Recorded payloads are free-form too, and must reload as they were folded. JSON has no
+  // negative zero: a -0 in them is recorded as the 0 the log reloads (rare: only then a copy).
+  const seen: JsonSeen = { negativeZero: false };
   if (payload !== undefined) {
     const field = command.type === "StartCall" ? "arguments" : "result";
     const problem = jsonProblem(payload, [field], seen);
