@@ -5,7 +5,8 @@ const requestKeys = new Set(["jsonrpc", "id", "method", "params"]);
 /**
  * Whether `value` is one JSON-RPC request, other than initialize, that `JSONRPCRequestSchema`
  * accepts unchanged: only the schema's keys, an integer or string id, params a plain object
- * without `_meta`. Anything else (batches, notifications, `_meta`, odd ids) goes through zod.
+ * without `_meta` (or an own `__proto__` key). Anything else (batches, notifications, `_meta`,
+ * odd ids) goes through zod.
  */
 export function isPlainRequest(value: unknown): value is JSONRPCRequest {
   if (
@@ -26,6 +27,8 @@ export function isPlainRequest(value: unknown): value is JSONRPCRequest {
     typeof params === "object" &&
     params !== null &&
     Object.getPrototypeOf(params) === Object.prototype &&
-    !("_meta" in params)
+    !("_meta" in params) &&
+    // JSON.parse makes `"__proto__"` an own key; zod's copy of params would not keep it as one.
+    !Object.hasOwn(params, "__proto__")
   );
 }

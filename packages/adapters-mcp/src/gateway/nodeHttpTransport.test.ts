@@ -67,6 +67,9 @@ describe("isPlainRequest (the HTTP transport's fast path for one request)", () =
       isPlainRequest({ ...call, params: { ...call.params, _meta: { progressToken: 1 } } }),
     ).toBe(false);
     expect(isPlainRequest([call])).toBe(false);
+    // A `__proto__` key JSON.parse made an own property of params (zod's copy drops it): zod decides.
+    const proto = JSON.parse('{"jsonrpc":"2.0","id":0,"method":"x","params":{"__proto__":null}}');
+    expect(isPlainRequest(proto)).toBe(false);
     expect(isPlainRequest({ jsonrpc: "2.0", method: "notifications/initialized" })).toBe(false);
     expect(isPlainRequest({ ...call, method: "initialize" })).toBe(false);
   });
