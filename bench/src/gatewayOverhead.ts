@@ -43,6 +43,8 @@ export function gatewayServeArgs(dir: string, servers: number, ...flags: string[
 }
 
 const plan = callPlan(0, TOOLS_PER_SERVER);
+/** Calls through each hop (gateway, proxy), alternating with direct calls, before 5a measures. */
+const WARMUP_CALLS = 3000;
 
 /**
  * Benchmark 5: 1,000 sequential tools/call through the gateway (stdio) against the same calls
@@ -82,9 +84,12 @@ export async function gatewayOverhead(): Promise<BenchResult[]> {
       const c = plan[i % plan.length]!;
       return proxy.callTool({ name: c.name, arguments: c.args });
     };
-    // Warm-up long enough for the processes' JIT to settle (the gateway's p50 halves over ~1,000 calls).
-    await alternateBlocks(400, 50, viaGateway, straight);
-    await alternateBlocks(200, 50, viaProxy, straight);
+    // Warm-up until every process has settled (the client, the servers, the proxy and the
+    // gateway), the same for both hops. After 400 and 200 calls the three p50s were still
+    // falling: 3,000 calls more each took the gateway's from 0.64–0.76 to 0.31–0.47 ms (direct
+    // 0.16–0.20 to 0.09–0.16), and the ratio from 1.00–1.14 to 0.88–1.00 (bench/DIARY.md).
+    await alternateBlocks(WARMUP_CALLS, 50, viaGateway, straight);
+    await alternateBlocks(WARMUP_CALLS, 50, viaProxy, straight);
     // Gateway, proxy and direct in turn, so all three see the same machine load.
     const calls = { a: [] as number[], b: [] as number[] };
     const proxied = { a: [] as number[], b: [] as number[] };

@@ -99,8 +99,11 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
       () => timeMsAsync(big(gateway)),
       () => timeMsAsync(big(direct)),
     );
+    // Three warm-up rounds: the first three bursts of a fresh process were 2–4 times the later
+    // ones, on either side (the client's progress handling, then the gateway's relay; one
+    // round left the first measured burst of each side at 78 and 89 ms against ~30–50).
     const streamTimes = await interleave(
-      { rounds: rounds * 3, warmup: 1 },
+      { rounds: rounds * 3, warmup: 3 },
       () => timeMsAsync(stream(gateway, "gateway")),
       () => timeMsAsync(stream(direct, "direct")),
     );
