@@ -6,7 +6,13 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serverScriptPath } from "@toolledger/adapters-mcp";
 import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
 import { interleave, timeMsAsync } from "./interleave.js";
-import { alternateBlocks, serveArgs, stdioClient, untilListed } from "./mcpClients.js";
+import {
+  alternateBlocks,
+  BYTE_PIPE_SCRIPT,
+  serveArgs,
+  stdioClient,
+  untilListed,
+} from "./mcpClients.js";
 import { scratchDir } from "./scratchDir.js";
 import { percentile } from "./stats.js";
 
@@ -32,12 +38,14 @@ function peakRssMiB(pid: number | null | undefined): number | null {
  * Benchmark 9 (G1): what the relays cost. 9a a 10 MB tool result and 9b a stream of 1,000
  * progress notifications, through the gateway (stdio) against the same calls straight to the
  * shipped reference server, with the gateway's peak RSS; 9c a plain call against the same call
- * with a progress token armed, the relay's price for a call that could use it.
+ * with a progress token armed, the relay's price for a call that could use it; 9d 9b's stream
+ * through a byte pipe instead of the gateway, what any process in the middle costs 9b.
  */
 export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
   const names = {
     big: "10 MB tool result, gateway (stdio) vs direct",
     progress: "1,000 progress notifications in one call, gateway (stdio) vs direct",
+    floor: "the same 1,000 notifications through a byte pipe (nothing parsed) vs direct",
     armed: "tools/call with a progress token armed vs without, through the gateway",
   };
   let reference: string;
@@ -49,6 +57,7 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
       notRun("9a", names.big, "direct", why, within),
       notRun("9b", names.progress, "direct", why, within),
       notRun("9c", names.armed, "without", why),
+      notRun("9d", names.floor, "direct", why),
     ];
   }
   const tmp = scratchDir("relays");
@@ -66,7 +75,9 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     const gateway = await stdioClient(serveArgs(config, join(tmp.dir, "ledger.db")));
     await untilListed(gateway, 1);
     const direct = await stdioClient([reference]);
-    clients.push(gateway, direct);
+    // 9d: the hop alone, as cheap as a process in between can be (see bytePipe.ts).
+    const piped = await stdioClient([BYTE_PIPE_SCRIPT, reference]);
+    clients.push(gateway, direct, piped);
     const gatewayPid = (gateway.transport as StdioClientTransport | undefined)?.pid;
 
     const big = (c: Client) => async () => {
@@ -77,8 +88,8 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     };
     // The SDK client drops the reports it reads in one chunk with the response: directly, a
     // burst loses many; the gateway pings before the response, so its client must get all.
-    const handled = { gateway: [] as number[], direct: [] as number[] };
-    const stream = (c: Client, side: "gateway" | "direct") => async () => {
+    const handled = { gateway: [] as number[], direct: [] as number[], pipe: [] as number[] };
+    const stream = (c: Client, side: keyof typeof handled) => async () => {
       let seen = 0;
       await c.request(
         {
@@ -105,6 +116,13 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     const streamTimes = await interleave(
       { rounds: rounds * 3, warmup: 3 },
       () => timeMsAsync(stream(gateway, "gateway")),
+      () => timeMsAsync(stream(direct, "direct")),
+    );
+    const handledIn9b = { gateway: [...handled.gateway], direct: [...handled.direct] };
+    // Right after 9b, on the same machine load: what any process in the middle costs 9b.
+    const floorTimes = await interleave(
+      { rounds: rounds * 3, warmup: 3 },
+      () => timeMsAsync(stream(piped, "pipe")),
       () => timeMsAsync(stream(direct, "direct")),
     );
     const rss = peakRssMiB(gatewayPid);
@@ -140,8 +158,8 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
         baseline: streamTimes.baselineMedian,
         baselineName: "SDK client straight to the reference server",
         target: within,
-        note: `${rssNote}; reports handled by the client: gateway ${Math.min(...handled.gateway)}–${Math.max(...handled.gateway)}, direct ${Math.min(...handled.direct)}–${Math.max(...handled.direct)} of ${NOTIFICATIONS}`,
-        details: { samples: streamTimes, gatewayPeakRssMiB: rss, handled },
+        note: `${rssNote}; reports handled by the client: gateway ${Math.min(...handledIn9b.gateway)}–${Math.max(...handledIn9b.gateway)}, direct ${Math.min(...handledIn9b.direct)}–${Math.max(...handledIn9b.direct)} of ${NOTIFICATIONS}`,
+        details: { samples: streamTimes, gatewayPeakRssMiB: rss, handled: handledIn9b },
       }),
       measured({
         id: "9c",
@@ -152,6 +170,16 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
         baselineName: "the same call without _meta",
         note: "a plain call pays one _meta check and one in-flight record (for routing sampling); see 5c for the whole path against a bare SDK proxy",
         details: { n: calls.a.length },
+      }),
+      measured({
+        id: "9d",
+        name: names.floor,
+        unit: "ms",
+        toolledger: floorTimes.toolledgerMedian,
+        baseline: floorTimes.baselineMedian,
+        baselineName: "SDK client straight to the reference server",
+        note: `the floor of any stdio hop on this machine, beside 9b; reports handled through the pipe ${Math.min(...handled.pipe)}–${Math.max(...handled.pipe)} of ${NOTIFICATIONS}`,
+        details: { samples: floorTimes, handled: handled.pipe },
       }),
     ];
   } finally {

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 
 export const UPSTREAM_SCRIPT = fileURLToPath(new URL("./upstreamServer.js", import.meta.url));
 export const SDK_PROXY_SCRIPT = fileURLToPath(new URL("./sdkProxy.js", import.meta.url));
+export const BYTE_PIPE_SCRIPT = fileURLToPath(new URL("./bytePipe.js", import.meta.url));
 
 /** bench/dist/mcpClients.js → the built CLI. */
 export const CLI = fileURLToPath(new URL("../../packages/cli/dist/main.js", import.meta.url));
