@@ -88,23 +88,27 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     };
     // The SDK client drops the reports it reads in one chunk with the response: directly, a
     // burst loses many; the gateway pings before the response, so its client must get all.
-    const handled = { gateway: [] as number[], direct: [] as number[], pipe: [] as number[] };
-    const stream = (c: Client, side: keyof typeof handled) => async () => {
-      let seen = 0;
-      await c.request(
-        {
-          method: "tools/call",
-          params: { name: "progress_burst", arguments: { count: NOTIFICATIONS } },
-        },
-        CallToolResultSchema,
-        { onprogress: () => seen++, timeout: 120_000 },
-      );
-      handled[side].push(seen);
-      if (side === "gateway" && seen !== NOTIFICATIONS)
-        throw new Error(
-          `the gateway's client handled ${seen} of ${NOTIFICATIONS} progress reports`,
+    // Reports handled per burst: 9b's two sides, and 9d's pipe (its direct bursts uncounted).
+    const handled = { gateway: [] as number[], direct: [] as number[] };
+    const handledThroughPipe: number[] = [];
+    const stream =
+      (c: Client, counts: number[] | null, gatewaySide = false) =>
+      async () => {
+        let seen = 0;
+        await c.request(
+          {
+            method: "tools/call",
+            params: { name: "progress_burst", arguments: { count: NOTIFICATIONS } },
+          },
+          CallToolResultSchema,
+          { onprogress: () => seen++, timeout: 120_000 },
         );
-    };
+        counts?.push(seen);
+        if (gatewaySide && seen !== NOTIFICATIONS)
+          throw new Error(
+            `the gateway's client handled ${seen} of ${NOTIFICATIONS} progress reports`,
+          );
+      };
     const bigTimes = await interleave(
       { rounds: rounds * 3, warmup: 1 },
       () => timeMsAsync(big(gateway)),
@@ -115,15 +119,14 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     // round left the first measured burst of each side at 78 and 89 ms against ~30–50).
     const streamTimes = await interleave(
       { rounds: rounds * 3, warmup: 3 },
-      () => timeMsAsync(stream(gateway, "gateway")),
-      () => timeMsAsync(stream(direct, "direct")),
+      () => timeMsAsync(stream(gateway, handled.gateway, true)),
+      () => timeMsAsync(stream(direct, handled.direct)),
     );
-    const handledIn9b = { gateway: [...handled.gateway], direct: [...handled.direct] };
     // Right after 9b, on the same machine load: what any process in the middle costs 9b.
     const floorTimes = await interleave(
       { rounds: rounds * 3, warmup: 3 },
-      () => timeMsAsync(stream(piped, "pipe")),
-      () => timeMsAsync(stream(direct, "direct")),
+      () => timeMsAsync(stream(piped, handledThroughPipe)),
+      () => timeMsAsync(stream(direct, null)),
     );
     const rss = peakRssMiB(gatewayPid);
 
@@ -158,8 +161,8 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
         baseline: streamTimes.baselineMedian,
         baselineName: "SDK client straight to the reference server",
         target: within,
-        note: `${rssNote}; reports handled by the client: gateway ${Math.min(...handledIn9b.gateway)}–${Math.max(...handledIn9b.gateway)}, direct ${Math.min(...handledIn9b.direct)}–${Math.max(...handledIn9b.direct)} of ${NOTIFICATIONS}`,
-        details: { samples: streamTimes, gatewayPeakRssMiB: rss, handled: handledIn9b },
+        note: `${rssNote}; reports handled by the client: gateway ${Math.min(...handled.gateway)}–${Math.max(...handled.gateway)}, direct ${Math.min(...handled.direct)}–${Math.max(...handled.direct)} of ${NOTIFICATIONS}`,
+        details: { samples: streamTimes, gatewayPeakRssMiB: rss, handled },
       }),
       measured({
         id: "9c",
@@ -178,8 +181,8 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
         toolledger: floorTimes.toolledgerMedian,
         baseline: floorTimes.baselineMedian,
         baselineName: "SDK client straight to the reference server",
-        note: `the floor of any stdio hop on this machine, beside 9b; reports handled through the pipe ${Math.min(...handled.pipe)}–${Math.max(...handled.pipe)} of ${NOTIFICATIONS}`,
-        details: { samples: floorTimes, handled: handled.pipe },
+        note: `the floor of any stdio hop on this machine, beside 9b; reports handled through the pipe ${Math.min(...handledThroughPipe)}–${Math.max(...handledThroughPipe)} of ${NOTIFICATIONS}`,
+        details: { samples: floorTimes, handled: handledThroughPipe },
       }),
     ];
   } finally {
