@@ -136,11 +136,16 @@ describe("C4 every tools/call is recorded with its outcome", () => {
   });
 });
 
-describe("C4 the gateway's calls are written behind: answered first, stored in the next group commit", () => {
+describe("C4 the gateway's calls written behind (relaxed, L1): answered first, stored in the next group commit", () => {
   const store = new InMemoryEventStore();
   let session: ToolledgerSession;
   beforeAll(async () => {
-    session = await openSession({ store, streamId: "answer-first", requestTimeoutMs: 5_000 });
+    session = await openSession({
+      store,
+      streamId: "answer-first",
+      requestTimeoutMs: 5_000,
+      conversation: { callDurability: "relaxed" },
+    });
     await session.addExtensions([shipped("calc", "calculator")]);
   });
   afterAll(async () => {
@@ -185,6 +190,7 @@ describe("C4 the gateway's calls are written behind: answered first, stored in t
     const c = await openConversation(session.host, {
       id: "answer-then-close",
       followIntervalMs: 0,
+      callDurability: "relaxed",
     });
     const r = await c.callTool(
       "calc__calculate",

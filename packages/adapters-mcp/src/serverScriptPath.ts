@@ -23,6 +23,7 @@ export const SERVER_NAMES = [
   "shifty",
   "storm",
   "oauthProtected",
+  "witness",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

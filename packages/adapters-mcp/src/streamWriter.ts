@@ -38,6 +38,21 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** L1: a decision written ahead, waiting for its events to be stored. */
+interface AheadEntry {
+  make: (state: State) => Command;
+  decision: Decision;
+  events: BehindEvent[];
+  resolve: (decision: Decision) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout | null;
+}
+
+function aheadEvents(entry: AheadEntry, decision: Decision): BehindEvent[] {
+  if (!decision.ok) return [];
+  return decision.events.map((event) => ({ eventId: newEventId(), event, ahead: entry }));
+}
+
 /** How many times an append that lost a race to another writer is decided again. */
 const CONFLICT_RETRIES = 5;
 
@@ -87,9 +102,16 @@ export class StreamWriter {
     this.#state = new BehaviorSubject(seed);
     this.events$ = this.#events.asObservable();
     this.state$ = this.#state.asObservable();
-    this.#behind = new WriteBehindQueue(options.writeBehind ?? {}, options.writeBehind?.onReport, {
-      commit: (through) => this.#serialised(false, () => this.#commitBehind(through)),
-    });
+    const onReport = options.writeBehind?.onReport;
+    this.#behind = new WriteBehindQueue(
+      options.writeBehind ?? {},
+      (report) => {
+        // Lost for good: whoever waits on a decision written ahead among them hears why.
+        if (report.kind === "lost") this.#rejectAhead(report.events, report.error);
+        onReport?.(report);
+      },
+      { commit: (through) => this.#serialised(false, () => this.#commitBehind(through)) },
+    );
   }
 
   /** Reads a stream's whole history and folds it over `seed`. */
@@ -113,6 +135,11 @@ export class StreamWriter {
   /** C4: the most events written behind kept while the store refuses them. */
   get maxHeld(): number {
     return this.#behind.settings.maxHeld;
+  }
+
+  /** L1: how long a decision written ahead waits for a store that refuses it. */
+  get aheadWaitMs(): number {
+    return this.#behind.settings.aheadWaitMs;
   }
 
   /** C4: how long `finish` retries held events before it reports them lost. */
@@ -219,6 +246,127 @@ export class StreamWriter {
     return this.#deciding === 0 ? this.#decideBehind(make, options) : null;
   }
 
+  /**
+   * L1, written ahead: decides `make(state)` now (after any command queued before it) and
+   * resolves once its events are durable, sharing a group commit with whatever else was
+   * decided meanwhile (the first commits at once: no window). When another writer moved the
+   * stream first (L2), the decision is made again against the stream as it now is, and that
+   * decision is what is stored and returned. While the store refuses, it waits (held and
+   * retried as events written behind are); after `waitMs` it rejects (APPEND_REJECTED) and
+   * its events are withdrawn, or, when an attempt to store them has begun, followed by
+   * `late()`'s command (written behind), so the log says what became of it.
+   */
+  writeAhead(
+    make: (state: State) => Command,
+    options: {
+      bounded?: boolean;
+      waitMs?: number;
+      late?: (decision: Decision) => Command | null;
+    } = {},
+  ): Promise<Decision> {
+    this.#decideDeferred();
+    if (this.#deciding === 0) return this.#decideAhead(make, options);
+    return this.#lastCommand.then(() => this.#decideAhead(make, options));
+  }
+
+  #decideAhead(
+    make: (state: State) => Command,
+    options: { bounded?: boolean; waitMs?: number; late?: (decision: Decision) => Command | null },
+  ): Promise<Decision> {
+    if (this.#finished)
+      return Promise.reject(
+        new AdapterError("SESSION_CLOSED", `stream ${this.streamId} is closed`),
+      );
+    try {
+      if (options.bounded) this.#behind.checkRoom(this.streamId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { decision } = this.#decide(make);
+    if (!decision.ok || decision.events.length === 0) return Promise.resolve(decision);
+    return new Promise<Decision>((resolve, reject) => {
+      const entry: AheadEntry = { make, decision, events: [], resolve, reject, timer: null };
+      entry.events = aheadEvents(entry, decision);
+      this.#behind.add(entry.events, true);
+      if (options.waitMs === undefined) return;
+      entry.timer = setTimeout(() => {
+        entry.timer = null;
+        this.#abandon(entry, options.late);
+      }, options.waitMs);
+    });
+  }
+
+  /** L1: a decision written ahead that the store did not take in time. */
+  #abandon(entry: AheadEntry, late: ((decision: Decision) => Command | null) | undefined): void {
+    const settle = entry.reject;
+    entry.resolve = entry.reject = () => {};
+    const error = new AdapterError(
+      "APPEND_REJECTED",
+      `the event store has not stored its record yet${this.#behind.failure ? ` (${this.#behind.failure.message})` : ""}`,
+    );
+    const after = this.#behind.withdraw(entry.events) ? null : (late?.(entry.decision) ?? null);
+    // Its record may be stored yet: what became of it follows it (a failure is the store's, reported).
+    if (after) void this.writeBehind(() => after).catch(() => undefined);
+    settle(error);
+  }
+
+  /** A group refused for good: the callers of its decisions written ahead get the refusal. */
+  #rejectAhead(group: readonly BehindEvent[], error: Error): void {
+    for (const { ahead } of group) {
+      if (ahead === undefined) continue;
+      const entry = ahead as AheadEntry;
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.reject(error);
+    }
+  }
+
+  /** Tells the callers of a stored group's decisions written ahead. */
+  #settleAhead(group: readonly BehindEvent[]): void {
+    let last: object | undefined;
+    for (const { ahead } of group) {
+      if (ahead === undefined || ahead === last) continue;
+      last = ahead;
+      const entry = ahead as AheadEntry;
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.resolve(entry.decision);
+    }
+  }
+
+  /**
+   * L2: another writer moved the stream before `group` was stored: each decision written ahead
+   * in it is made again against the stream as it is now (none of them went anywhere yet);
+   * events written behind stay as they were (what they record already happened).
+   */
+  #redecide(group: readonly BehindEvent[]): void {
+    const events: BehindEvent[] = [];
+    let last: object | undefined;
+    for (const e of group) {
+      if (e.ahead === undefined) {
+        events.push(e);
+        continue;
+      }
+      if (e.ahead === last) continue;
+      last = e.ahead;
+      const entry = e.ahead as AheadEntry;
+      let decision: Decision;
+      try {
+        decision = this.#decide(entry.make).decision;
+      } catch (error) {
+        entry.reject(error);
+        continue;
+      }
+      entry.decision = decision;
+      if (!decision.ok || decision.events.length === 0) {
+        if (entry.timer) clearTimeout(entry.timer);
+        entry.resolve(decision);
+        continue;
+      }
+      entry.events = aheadEvents(entry, decision);
+      events.push(...entry.events);
+    }
+    this.#behind.rewrite(group, events);
+  }
+
   #decideBehind(make: (state: State) => Command, options: { bounded?: boolean }): Decision {
     if (this.#finished)
       throw new AdapterError("SESSION_CLOSED", `stream ${this.streamId} is closed`);
@@ -310,7 +458,10 @@ export class StreamWriter {
       if (!group) return;
       const refusal = await this.#appendDecided(group);
       if (refusal) this.#behind.refused(group, refusal);
-      else this.#behind.stored(group);
+      else {
+        this.#behind.stored(group);
+        this.#settleAhead(group);
+      }
       if (group === through) return;
     }
   }
@@ -332,6 +483,11 @@ export class StreamWriter {
       if (result.error.code === "VERSION_CONFLICT") {
         if (attempt < CONFLICT_RETRIES) {
           await this.#catchUp();
+          // L2: what was decided ahead of its record is decided again after the others' events.
+          if (group.some((e) => e.ahead !== undefined)) {
+            this.#redecide(group);
+            if (group.length === 0) return null;
+          }
           continue;
         }
         // Retried later, like a store that is away.

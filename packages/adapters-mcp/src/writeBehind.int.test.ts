@@ -36,6 +36,8 @@ class FlakyStore extends InMemoryEventStore {
 }
 
 const behind = { recordFinishAfterAnswer: true } as const;
+/** L1: these tests are of the relaxed mode, where a call's start is written behind too. */
+const relaxed = { callDurability: "relaxed" } as const;
 
 function callEvents(events: ToolledgerEvent[]): string[] {
   return events.flatMap((e) =>
@@ -53,12 +55,12 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
   }
 }
 
-describe("C4 call events written behind while the store goes away", () => {
+describe("C4 call events written behind (relaxed, L1) while the store goes away", () => {
   let host: ToolledgerHost | undefined;
   const open = async (store: FlakyStore, options: Parameters<typeof openConversation>[1] = {}) => {
     host = await openHost({ store, requestTimeoutMs: 5_000 });
     await host.addExtensions([shipped("calc", "calculator")]);
-    const c = await openConversation(host, { followIntervalMs: 0, ...options });
+    const c = await openConversation(host, { followIntervalMs: 0, ...relaxed, ...options });
     const errors: AdapterError[] = [];
     const notices: string[] = [];
     c.errors$.subscribe((e) => errors.push(e));
@@ -172,7 +174,7 @@ describe("C4 call events written behind while the store goes away", () => {
     const store = new FlakyStore();
     host = await openHost({ store, requestTimeoutMs: 5_000 });
     await host.addExtensions([shipped("faulty", "faulty")]);
-    const c = await openConversation(host, { followIntervalMs: 0 });
+    const c = await openConversation(host, { followIntervalMs: 0, ...relaxed });
     const call = c.callTool("faulty__slow", { ms: 300 }, { ...behind, callId: "s1" });
     await until(() => c.pendingEvents > 0, "the call's start");
     await c.close("client disconnected");
@@ -187,6 +189,7 @@ describe("C4 call events written behind while the store goes away", () => {
     await host.addExtensions([shipped("faulty", "faulty")]);
     const c = await openConversation(host, {
       followIntervalMs: 0,
+      ...relaxed,
       writeBehind: { closeWaitMs: 200 },
     });
     const errors: AdapterError[] = [];

@@ -5,6 +5,11 @@ import { AdapterError } from "./adapterError.js";
 export interface BehindEvent {
   eventId: string;
   event: ToolledgerEvent;
+  /**
+   * L1: set on the events of a decision written ahead (its caller waits until they are
+   * stored): the writer decides it again when another writer moved the stream first.
+   */
+  ahead?: object;
 }
 
 export interface WriteBehindSettings {
@@ -14,6 +19,11 @@ export interface WriteBehindSettings {
   maxHeld: number;
   /** How long the writer's `finish` keeps retrying held events before it reports them lost, in ms. */
   closeWaitMs: number;
+  /**
+   * L1: how long a call waits for its start to be stored while the store refuses it, in ms;
+   * then it is refused, not made.
+   */
+  aheadWaitMs: number;
 }
 
 /** C4: what happened to events written behind, for whoever tells the user. */
@@ -29,6 +39,7 @@ export const DEFAULT_WRITE_BEHIND: WriteBehindSettings = {
   commitWindowMs: 10,
   maxHeld: 1000,
   closeWaitMs: 5000,
+  aheadWaitMs: 10_000,
 };
 
 /** Events per group: a group is appended as one batch (and retried exactly as it was). */
@@ -44,8 +55,11 @@ const WINDOW_PER_COMMIT = 20;
 const WINDOW_MAX_MS = 500;
 
 /**
- * The events a stream writer decided and has not stored yet, in groups (group commit): what
- * was decided within the window (`commitWindowMs`, or twenty times the store's last commit
+ * The events a stream writer decided and has not stored yet, in groups (group commit). Events
+ * written ahead (L1: a caller waits for them) are committed at once, after this turn's I/O
+ * (so what arrived in the same turn shares the commit), or right after the commit in flight
+ * with everything decided meanwhile: no waiting window. Events only written behind wait for
+ * the window (`commitWindowMs`, or twenty times the store's last commit
  * time when that is longer, at most 0.5 s) after the first event is committed at once. A
  * group the store refused is kept as it was (its ids make the retry idempotent) and retried
  * with backoff; events decided meanwhile wait behind it, in order. The queue only
@@ -75,6 +89,11 @@ export class WriteBehindQueue {
     this.#commit = writer.commit;
   }
 
+  /** The store's failure while it refuses the groups, else null. */
+  get failure(): Error | null {
+    return this.#failing?.error ?? null;
+  }
+
   /** Events waiting (in their group window, or held while the store refuses them). */
   get size(): number {
     return this.#size;
@@ -90,13 +109,48 @@ export class WriteBehindQueue {
     );
   }
 
-  add(events: BehindEvent[]): void {
+  /** Queues `events`; `now`: they are written ahead, committed without waiting for a window. */
+  add(events: BehindEvent[], now = false): void {
     const last = this.#groups.at(-1);
     const open = last && !(this.#groups.length === 1 && this.#sealed) && last.length < GROUP_MAX;
     if (open) last.push(...events);
     else this.#groups.push([...events]);
     this.#size += events.length;
-    if (!this.#failing && !this.#draining) this.#schedule(this.#window());
+    if (this.#failing || this.#draining) return;
+    if (now) this.#scheduleNow();
+    else this.#schedule(this.#window());
+  }
+
+  /**
+   * Replaces what `group` holds (the writer decided its events written ahead again after
+   * another writer moved the stream). Only the sealed first group is rewritten: no attempt
+   * of it was stored (the store said so), so new ids are safe.
+   */
+  rewrite(group: readonly BehindEvent[], events: readonly BehindEvent[]): void {
+    const g = group as BehindEvent[];
+    if (!this.#groups.includes(g)) return;
+    this.#size += events.length - g.length;
+    g.splice(0, g.length, ...events);
+    if (g.length === 0) this.stored(g);
+  }
+
+  /**
+   * Takes `events` out of the queue when no attempt to append them has begun; false when
+   * their group is being appended (or was), so they may be stored yet.
+   */
+  withdraw(events: readonly BehindEvent[]): boolean {
+    const ids = new Set(events.map((e) => e.eventId));
+    for (const [i, g] of this.#groups.entries()) {
+      if (!g.some((e) => ids.has(e.eventId))) continue;
+      if (i === 0 && this.#sealed) return false;
+      const kept = g.filter((e) => !ids.has(e.eventId));
+      this.#size -= g.length - kept.length;
+      g.splice(0, g.length, ...kept);
+      if (g.length === 0) this.#groups.splice(i, 1);
+      if (this.#size === 0) this.#recovered();
+      return true;
+    }
+    return false;
   }
 
   /** How long the next group waits for more events (see the class). */
@@ -173,8 +227,25 @@ export class WriteBehindQueue {
     });
   }
 
+  /** A commit right after this turn's I/O: no window, for events a caller waits on. */
+  #scheduleNow(): void {
+    if (this.#immediate) return;
+    this.#cancel();
+    this.#immediate = setImmediate(() => {
+      this.#immediate = null;
+      if (this.#groups.length === 0) return;
+      // Everything queued by now, in order; what is decided while it commits shares the next.
+      this.#commit(this.#groups.at(-1)).then(
+        () => this.#recovered(),
+        (error: unknown) => this.#failed(error instanceof Error ? error : new Error(String(error))),
+      );
+    });
+  }
+
+  #immediate: NodeJS.Immediate | null = null;
+
   #schedule(ms: number): void {
-    if (this.#timer) return;
+    if (this.#timer || this.#immediate) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       // Stored meanwhile (a command commits the queue first): the next event starts a window.
@@ -198,6 +269,11 @@ export class WriteBehindQueue {
     this.#timer = null;
   }
 
+  /** Whether a group still waiting holds events written ahead. */
+  #aheadWaiting(): boolean {
+    return this.#groups.some((g) => g.some((e) => e.ahead !== undefined));
+  }
+
   #recovered(): void {
     const failing = this.#failing;
     if (!failing) return;
@@ -206,7 +282,10 @@ export class WriteBehindQueue {
     const events = this.#storedSinceFailure;
     this.#storedSinceFailure = 0;
     this.#report({ kind: "stored", events, heldMs: Date.now() - failing.since });
-    if (this.#size > 0 && !this.#draining) this.#schedule(this.#window());
+    if (this.#size > 0 && !this.#draining) {
+      if (this.#aheadWaiting()) this.#scheduleNow();
+      else this.#schedule(this.#window());
+    }
   }
 
   /** Events stored since the store began refusing: what the "stored" report counts. */

@@ -220,6 +220,13 @@ export const FileSettingsSchema = z
     deferral_budget: z.number().int().positive().optional(),
     /** P5: the pinning policy of every server of the file that sets none. */
     pinning: pinningPolicy.optional(),
+    /** L1: `write-ahead` (default) or `relaxed`, below `--call-durability`. */
+    call_durability: z
+      .string()
+      .refine((m) => m === "write-ahead" || m === "relaxed", {
+        message: 'call_durability must be "write-ahead" or "relaxed"',
+      })
+      .optional(),
   })
   .optional();
 export const FILE_SETTING_NAMES = [
@@ -231,4 +238,5 @@ export const FILE_SETTING_NAMES = [
   "deferral",
   "deferral_budget",
   "pinning",
+  "call_durability",
 ];

@@ -65,6 +65,8 @@ export interface LoadedConfig {
   fileEnv: Record<string, string>;
   /** D1/S1: the `toolledger:` settings' `deferral` and `deferral_budget`, in every format. */
   fileDeferral?: { mode?: string; budget?: number };
+  /** L1: the `toolledger:` settings' `call_durability`, in every format. */
+  callDurability?: "write-ahead" | "relaxed";
   /** `file:line: …` lines for options that have no effect (an unknown option, a misspelling). */
   warnings: string[];
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type Command,
+  type Decision,
   downExtension,
   ENABLE_TOOLS_NAME,
   SEARCH_TOOLS_NAME,
@@ -109,12 +110,18 @@ export async function callTool(
     ...(c.payloads ? { arguments: capturePayload(args, redactor, c.payloads) } : {}),
     ...(options.includeHidden ? { includeHidden: true } : {}),
   });
-  // Written behind, the start is decided within this turn when nothing is queued before it
-  // (one await fewer between the client's request and the server's: bench 5a).
-  const decision = behind
-    ? (c.writer.writeBehindNow(startCall, { bounded: true }) ??
-      (await c.writer.writeBehind(startCall, { bounded: true })))
-    : await c.writer.run(startCall);
+  const decision = !behind
+    ? await c.writer.run(startCall)
+    : c.durability === "write-ahead"
+      ? // L1: stored before the call goes upstream, in a group commit with the calls beside it.
+        await c.writer.writeAhead(startCall, {
+          bounded: true,
+          waitMs: c.writer.aheadWaitMs,
+          late: notMade(callId, c.writer.aheadWaitMs),
+        })
+      : // Relaxed: decided within this turn when nothing is queued before it, written behind.
+        (c.writer.writeBehindNow(startCall, { bounded: true }) ??
+        (await c.writer.writeBehind(startCall, { bounded: true })));
   if (!decision.ok) throw commandRejected(decision.error);
   const start = decision.events[0];
   if (start?.type !== "ToolCallStarted")
@@ -138,6 +145,24 @@ export async function callTool(
     running.ids.delete(callId);
     if (running.ids.size === 0) running.onIdle?.();
   }
+}
+
+/**
+ * L1: the finish of a call whose start the store took too late to make it: refused, unmade
+ * (a start decided as a refusal already carries its finish).
+ */
+function notMade(callId: string, waitMs: number): (decision: Decision) => Command | null {
+  return (decision) =>
+    decision.ok && decision.refusal === undefined
+      ? {
+          type: "FinishCall",
+          callId,
+          outcome: "refused",
+          durationMs: 0,
+          reason: "APPEND_REJECTED",
+          error: `not made: the event store did not store the call's start within ${waitMs} ms`,
+        }
+      : null;
 }
 
 /** The call after its start was decided: to its server (or `enable_tools`), then its finish. */

@@ -69,6 +69,7 @@ export class Conversation {
       id: this.id,
       host,
       writer,
+      durability: options.callDurability ?? "write-ahead",
       payloads: record === false ? null : record === true ? {} : record,
       authorizeEnable: options.authorizeEnable,
       errors: this.#errors,

@@ -34,7 +34,20 @@ export interface ConversationOptions {
    * events still held as lost.
    */
   writeBehind?: Partial<WriteBehindSettings>;
+  /**
+   * L1, for calls recorded behind their answer (`recordFinishAfterAnswer`): `"write-ahead"`
+   * (default) stores each call's ToolCallStarted before the call goes upstream (calls that
+   * arrive during a commit share the next one; a store that refuses holds the call up to
+   * `writeBehind.aheadWaitMs`, then refuses it unmade); `"relaxed"` writes the start behind
+   * too, in the finishes' group commits: faster, but a crash may lose the record of a call
+   * that ran, and an outside append (a `toolledger clear`) may be stored before calls decided
+   * ahead of it.
+   */
+  callDurability?: CallDurability;
 }
+
+/** L1: when a call's start must be durable (see `ConversationOptions.callDurability`). */
+export type CallDurability = "write-ahead" | "relaxed";
 
 /** D5: an `enable_tools` request awaiting the host's decision. */
 export interface EnableRequest {

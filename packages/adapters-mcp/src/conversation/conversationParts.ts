@@ -4,13 +4,15 @@ import type { AdapterError } from "../adapterError.js";
 import type { PayloadCapture } from "../capturePayload.js";
 import type { ToolledgerHost } from "../host.js";
 import type { StreamWriter } from "../streamWriter.js";
-import type { ConversationOptions } from "./conversationOptions.js";
+import type { CallDurability, ConversationOptions } from "./conversationOptions.js";
 
 /** What a conversation's operations (enables, calls) work with: its stream's writer and its host. */
 export interface ConversationParts {
   readonly id: string;
   readonly host: ToolledgerHost;
   readonly writer: StreamWriter;
+  /** L1: whether a call's start is stored before it goes upstream (when recorded behind). */
+  readonly durability: CallDurability;
   /** C4: payload capture, or null when payloads are not recorded. */
   readonly payloads: PayloadCapture | null;
   readonly authorizeEnable: ConversationOptions["authorizeEnable"];

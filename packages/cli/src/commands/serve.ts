@@ -24,6 +24,19 @@ import { startCommand } from "../startCommand.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 
+/** L1: `--call-durability`, else the config file's `call_durability`, else write-ahead. */
+function durabilityOption(
+  flag: string | undefined,
+  config: { callDurability?: "write-ahead" | "relaxed"; file: string },
+): "write-ahead" | "relaxed" {
+  if (flag === undefined) return config.callDurability ?? "write-ahead";
+  if (flag === "write-ahead" || flag === "relaxed") return flag;
+  throw usageError(
+    `serve: --call-durability ${JSON.stringify(flag)}: give write-ahead (each call's start stored before it goes upstream) or relaxed (written behind, faster, a crash may lose calls that ran)`,
+    "serve",
+  );
+}
+
 export async function serveCommand(args: readonly string[], deps: Deps): Promise<number> {
   const cmd = startCommand(serveSpec, args, deps);
   if (!cmd) return EXIT.ok;
@@ -57,6 +70,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
     );
   }
   const recordPayloads = booleanOption(parsed, "record-payloads");
+  const callDurability = durabilityOption(stringOption(parsed, "call-durability"), setup.config);
   const namePrefix = stringOption(parsed, "name-prefix");
   // R14: the client's own prefix (or its length) is the room wire names leave.
   const outerPrefixBudget =
@@ -113,6 +127,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         ...(deferral.budget === undefined ? {} : { budget: deferral.budget }),
       },
       ...(recordPayloads ? { recordPayloads: true } : {}),
+      callDurability,
     };
     const seen: string[] = [];
     const onConversation = (change: { type: "opened" | "closed"; conversation: Conversation }) => {

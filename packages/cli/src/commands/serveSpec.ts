@@ -82,6 +82,13 @@ export const serveSpec: CommandSpec = {
         "record tool call arguments and results (truncated to 4 KiB, config secrets redacted, credential-looking keys masked); off by default",
     },
     {
+      name: "call-durability",
+      type: "string",
+      value: "<write-ahead|relaxed>",
+      description:
+        "write-ahead (default): each call's start is stored before the call goes upstream, so the log holds every call that ran, in the order decided; relaxed: starts are written behind with the finishes, in group commits (faster; a crash may lose the record of calls that ran, and a `toolledger clear` from another process may be stored before calls decided ahead of it); default: the config file's `call_durability`",
+    },
+    {
       name: "max-message-mb",
       type: "string",
       value: "<MiB>",

@@ -77,6 +77,9 @@ export function finish(
             ...(settings.deferral_budget === undefined ? {} : { budget: settings.deferral_budget }),
           },
         }),
+    ...(settings?.call_durability === undefined
+      ? {}
+      : { callDurability: settings.call_durability as "write-ahead" | "relaxed" }),
     warnings: sortIssues(warnings).map(
       (w) => `${file}:${w.line}:${w.col}: ${w.field}: ${w.message}`,
     ),
