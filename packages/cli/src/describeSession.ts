@@ -29,8 +29,10 @@ export interface SessionRow {
   host: string | null;
   /** The registry stream a conversation observes. */
   registry: string | null;
-  /** open or closed (conversations). */
-  status: "open" | "closed" | null;
+  /** open, closed, or lost (L3: its gateway stopped without closing it) (conversations). */
+  status: "open" | "closed" | "lost" | null;
+  /** L3: a lost conversation's gateway was last seen alive then. */
+  lastSeen?: string;
   calls: number | null;
   enabled: number | null;
   /** An imported session's source (`goose sqlite <id>`), null for one recorded here. */
@@ -124,7 +126,8 @@ export async function describeSession(store: EventStore, s: SessionSummary): Pro
     transport: c.transport,
     host: c.hostname,
     registry: c.registryStream,
-    status: c.status,
+    status: c.status === "closed" && c.closedReason === "lost" ? "lost" : c.status,
+    ...(c.lastSeen ? { lastSeen: c.lastSeen } : {}),
     calls: state.calls.started,
     enabled: state.enabled.length,
     source: imported.source,

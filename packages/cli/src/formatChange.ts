@@ -86,7 +86,10 @@ export function formatChange(c: Change, style: Style): string {
     case "conversation_started":
       return `${c.resumed ? "conversation resumed" : "conversation started"}${c.client ? ` with ${c.client}` : ""}${c.transport ? ` over ${c.transport}` : ""} on registry ${c.registryStream}`;
     case "conversation_closed":
-      return `conversation closed: ${c.reason}`;
+      // L3: its gateway died; a later process ended it.
+      return c.reason === "lost"
+        ? `conversation lost: its gateway stopped without closing it${c.lastSeen ? ` (last seen ${c.lastSeen})` : ""}; calls it left running end unknown`
+        : `conversation closed: ${c.reason}`;
     case "call_started":
       return `call ${c.name}${c.publicName === null ? ` ${style.dim("(did not resolve)")}` : c.publicName !== c.name ? ` → ${c.publicName}` : ""}${c.owner ? ` on ${c.owner}` : ""} ${style.dim(`(${c.callId.slice(0, 8)})`)}`;
     case "call_finished": {

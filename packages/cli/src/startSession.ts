@@ -216,6 +216,11 @@ async function openReportingHost(
     ...(options.oauth ? { oauth: options.oauth } : {}),
     now: options.now,
     ...(options.version ? { toolledgerVersion: options.version } : {}),
+    // L3: conversations of gateways that are gone are ended here, and said so.
+    lease: {
+      onEnded: (conversation, gone) =>
+        o.note(`toolledger: conversation ${conversation} ended as lost: ${gone}`),
+    },
     ...extra,
   });
   host.errors$.subscribe((error) =>

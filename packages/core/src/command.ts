@@ -214,6 +214,18 @@ export const CloseConversationCommandSchema = z.strictObject({
   reason: z.string(),
 });
 
+/**
+ * L3: the conversation's gateway is gone (its process died; its lease lapsed): its open tasks
+ * are `lost`, its calls without a finish end `unknown`, and it is closed as `lost` with when
+ * its gateway was last seen. `gone` says who and how it was found gone.
+ */
+export const EndLostConversationCommandSchema = z.strictObject({
+  type: z.literal("EndLostConversation"),
+  at,
+  lastSeen: z.string(),
+  gone: z.string(),
+});
+
 /** C4: a tools/call arrived; a call the registry refuses is finished at once. */
 export const StartCallCommandSchema = z.strictObject({
   type: z.literal("StartCall"),
@@ -262,6 +274,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   StartConversationCommandSchema,
   ResumeConversationCommandSchema,
   CloseConversationCommandSchema,
+  EndLostConversationCommandSchema,
   StartCallCommandSchema,
   FinishCallCommandSchema,
   SearchToolsCommandSchema,

@@ -49,6 +49,7 @@ export function decide(state: State, input: Command): Decision {
     case "StartConversation":
     case "ResumeConversation":
     case "CloseConversation":
+    case "EndLostConversation":
       return decideConversation(state, command, at);
     case "CreateTask":
     case "ChangeTaskStatus":

@@ -19,6 +19,18 @@ describe("the event catalogue", () => {
     expect(new Set(listed).size).toBe(listed.length);
   });
 
+  it("names what changed in earlier events by a type and version the union has", () => {
+    const union = new Set(
+      ToolledgerEventSchema.options.map((o) => `${o.shape.type.value}@${o.shape.v.value}`),
+    );
+    for (const c of EVENT_CATALOG)
+      for (const change of c.changed ?? []) {
+        const [event, what] = change.split(": ");
+        expect(union.has(event!), change).toBe(true);
+        expect(what, change).toBeTruthy();
+      }
+  });
+
   it("numbers its versions 1, 2, … with the newest last", () => {
     expect(EVENT_CATALOG.map((c) => c.version)).toEqual(EVENT_CATALOG.map((_, i) => i + 1));
     expect(EVENT_CATALOG_VERSION).toBe(EVENT_CATALOG.length);

@@ -5,7 +5,16 @@
  * version with it (a migration step that may change no table): an older toolledger then
  * refuses the database with SCHEMA_TOO_NEW instead of failing on an event it cannot read.
  */
-export const EVENT_CATALOG: readonly { version: number; added: readonly string[] }[] = [
+export const EVENT_CATALOG: readonly {
+  version: number;
+  added: readonly string[];
+  /**
+   * Events of an earlier catalogue that may now hold what an older reader refuses (a new enum
+   * value, a new field), as `<type>@<v>: <what>`: the schema step makes older releases refuse
+   * the store, as for a new type.
+   */
+  changed?: readonly string[];
+}[] = [
   {
     // toolledger 0.1.0: one stream per session.
     version: 1,
@@ -55,6 +64,15 @@ export const EVENT_CATALOG: readonly { version: number; added: readonly string[]
       "DefinitionsRestored@1",
       "DefinitionsApproved@1",
       "DefinitionsRejected@1",
+    ],
+  },
+  {
+    // toolledger 0.3.0: write-ahead calls and the ends of lost gateways (L1–L3).
+    version: 3,
+    added: [],
+    changed: [
+      "ToolCallFinished@1: outcome `unknown` (L3: nobody saw the call end)",
+      "ConversationClosed@1: `lastSeen` (L3: a conversation whose gateway is gone, closed as `lost`)",
     ],
   },
 ];

@@ -231,6 +231,14 @@ export {
   UsageRecordedSchema,
 } from "./imported/importedEvents.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
+export {
+  LEASE_RENEW_MS,
+  LEASE_TTL_MS,
+  type Lease,
+  type LeaseReading,
+  type LeaseRenewal,
+  type OpenConversation,
+} from "./leases.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
 export {
   isMcpToolDefinition,

@@ -1,5 +1,6 @@
 import type { EnableAudit, EnableAuditFilter } from "./auditEnables.js";
 import type { EventStore, StoredEvent } from "./eventStore.js";
+import type { Lease, LeaseReading, LeaseRenewal, OpenConversation } from "./leases.js";
 import type { LoadedState } from "./snapshotFold.js";
 import type { StateOptions } from "./state.js";
 import type { SubscribeOptions } from "./subscribe.js";
@@ -32,4 +33,12 @@ export interface SessionStore extends EventStore {
   auditEnables(filter?: EnableAuditFilter): Promise<EnableAudit>;
   /** Follows the log as other processes append to it. */
   subscribe(options?: SubscribeOptions): AsyncGenerator<StoredEvent[], void, undefined>;
+  /** L3: takes or renews the holder's lease until `ttlMs` from now (the store's clock). */
+  renewLease(renewal: LeaseRenewal): Promise<Lease>;
+  /** L3: gives the holder's lease up (a clean stop: its conversations were closed). */
+  releaseLease(holder: string): Promise<void>;
+  /** L3: the leases of these holders that the store knows, with the store's time. */
+  readLeases(holders: readonly string[]): Promise<LeaseReading>;
+  /** L3: every conversation not closed since it was last opened. */
+  openConversations(): Promise<OpenConversation[]>;
 }

@@ -9,6 +9,7 @@ import {
   type ReadStreamOptions,
   type StoredEvent,
 } from "./eventStore.js";
+import type { Lease, LeaseReading, LeaseRenewal, OpenConversation } from "./leases.js";
 import {
   invalidEvent,
   isStorableId,
@@ -69,6 +70,12 @@ export abstract class SqlEventStore implements SessionStore {
   /** Stores the loaded state as the stream's snapshot unless a newer one is stored. */
   protected abstract insertSnapshot(sessionId: string, loaded: LoadedState): Sync<void>;
   protected abstract closeConnection(): Sync<void>;
+  /** L3: inserts or renews a lease; returns it as stored. */
+  protected abstract upsertLease(renewal: LeaseRenewal): Sync<Lease>;
+  protected abstract deleteLease(holder: string): Sync<void>;
+  protected abstract selectLeases(holders: readonly string[]): Sync<LeaseReading>;
+  /** L3: see `openConversations`: the latest lifecycle event of each stream, when it opens. */
+  protected abstract selectOpenConversations(): Sync<OpenConversation[]>;
   /** Maps a driver failure to the store's error (an EventStoreError passes through). */
   protected abstract storeFailure(error: unknown, doing: string): unknown;
   /** The enable history (D6) of one session or all, filtered; see `auditEnables`. */
@@ -164,6 +171,42 @@ export abstract class SqlEventStore implements SessionStore {
       return loaded;
     } catch (error) {
       throw this.storeFailure(error, `saving a snapshot of ${JSON.stringify(sessionId)}`);
+    }
+  }
+
+  async renewLease(renewal: LeaseRenewal): Promise<Lease> {
+    this.assertOpen();
+    try {
+      return await this.upsertLease(renewal);
+    } catch (error) {
+      throw this.storeFailure(error, `renewing the lease of ${JSON.stringify(renewal.holder)}`);
+    }
+  }
+
+  async releaseLease(holder: string): Promise<void> {
+    this.assertOpen();
+    try {
+      await this.deleteLease(holder);
+    } catch (error) {
+      throw this.storeFailure(error, `releasing the lease of ${JSON.stringify(holder)}`);
+    }
+  }
+
+  async readLeases(holders: readonly string[]): Promise<LeaseReading> {
+    this.assertOpen();
+    try {
+      return await this.selectLeases(holders);
+    } catch (error) {
+      throw this.storeFailure(error, "reading leases");
+    }
+  }
+
+  async openConversations(): Promise<OpenConversation[]> {
+    this.assertOpen();
+    try {
+      return await this.selectOpenConversations();
+    } catch (error) {
+      throw this.storeFailure(error, "listing open conversations");
     }
   }
 

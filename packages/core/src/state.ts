@@ -20,7 +20,7 @@ import { NO_TASKS, type TaskSummary } from "./tasks/taskSummary.js";
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 5;
+export const REDUCER_VERSION = 6;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -143,6 +143,8 @@ export interface ConversationInfo {
   status: "open" | "closed";
   closedAt: string | null;
   closedReason: string | null;
+  /** L3: when a conversation closed as `lost` had its gateway last seen alive. */
+  lastSeen: string | null;
   /** How many times the conversation was reopened (ConversationResumed). */
   resumes: number;
 }
@@ -238,6 +240,7 @@ export const NO_CALL_OUTCOMES: Readonly<Record<CallOutcome, number>> = Object.fr
   timeout: 0,
   cancelled: 0,
   unavailable: 0,
+  unknown: 0,
 });
 
 const NO_CALLS: CallSummary = Object.freeze({

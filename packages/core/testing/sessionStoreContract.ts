@@ -132,5 +132,81 @@ export function describeSessionStoreContract(
       await store.saveSnapshot("s");
       expect((await store.loadState("s")).snapshotPosition).toBe(5);
     });
+
+    it("L3: a lease is taken, renewed until ttl from the store's clock, read back by holder, and released", async () => {
+      let ms = Date.UTC(2026, 11, 3, 9, 0, 0);
+      const store = await fresh(() => new Date(ms));
+      const renewal = {
+        holder: "host-a",
+        hostname: "box",
+        pid: 42,
+        pidSpace: "boot/ns",
+        ttlMs: 15_000,
+      };
+      expect(await store.renewLease(renewal)).toEqual({
+        holder: "host-a",
+        hostname: "box",
+        pid: 42,
+        pidSpace: "boot/ns",
+        renewedAt: "2026-12-03T09:00:00.000Z",
+        expiresAt: "2026-12-03T09:00:15.000Z",
+      });
+      ms += 5_000;
+      await store.renewLease({ ...renewal, pidSpace: null });
+      await store.renewLease({ ...renewal, holder: "host-b", pid: 7 });
+      const read = await store.readLeases(["host-a", "host-c"]);
+      expect(read.now).toBe("2026-12-03T09:00:05.000Z");
+      expect(read.leases).toEqual([
+        {
+          holder: "host-a",
+          hostname: "box",
+          pid: 42,
+          pidSpace: null,
+          renewedAt: "2026-12-03T09:00:05.000Z",
+          expiresAt: "2026-12-03T09:00:20.000Z",
+        },
+      ]);
+      await store.releaseLease("host-a");
+      expect((await store.readLeases(["host-a", "host-b"])).leases.map((l) => l.holder)).toEqual([
+        "host-b",
+      ]);
+      expect((await store.readLeases([])).leases).toEqual([]);
+    });
+
+    it("L3: openConversations lists each conversation whose latest opening was not closed, with its host and last event time", async () => {
+      let minute = 0;
+      const store = await fresh(() => new Date(Date.UTC(2026, 11, 3, 9, minute++)));
+      const opening = (type: "ConversationStarted" | "ConversationResumed", registry: string) =>
+        ({ type, v: 1, registryStream: registry }) as const;
+      const closed = { type: "ConversationClosed", v: 1, reason: "client left" } as const;
+      expect(await store.openConversations()).toEqual([]);
+      await store.append(
+        "conv-a",
+        withIds([opening("ConversationStarted", "host-1"), ev.cleared()]),
+      );
+      await store.append("conv-b", withIds([opening("ConversationStarted", "host-1"), closed]));
+      await store.append(
+        "conv-c",
+        withIds([
+          opening("ConversationStarted", "host-1"),
+          closed,
+          opening("ConversationResumed", "host-2"),
+        ]),
+      );
+      await store.append("host-1", withIds([ev.added("notes")]));
+      await store.append("conv-a", withIds([ev.cleared()]));
+      expect(await store.openConversations()).toEqual([
+        {
+          conversationId: "conv-a",
+          registryStream: "host-1",
+          lastRecordedAt: "2026-12-03T09:04:00.000Z",
+        },
+        {
+          conversationId: "conv-c",
+          registryStream: "host-2",
+          lastRecordedAt: "2026-12-03T09:02:00.000Z",
+        },
+      ]);
+    });
   });
 }

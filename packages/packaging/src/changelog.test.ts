@@ -51,6 +51,12 @@ describe("CHANGELOG.md", () => {
           new RegExp(`\`${type}\`\\s+v${v}\\b`),
         );
       }
+      for (const change of catalogue.changed ?? []) {
+        const [type, v] = change.split(": ")[0]!.split("@");
+        expect(section!.body, `${change} in ${section!.heading}`).toMatch(
+          new RegExp(`\`${type}\`\\s+v${v}\\b`),
+        );
+      }
     }
     expect(current!.body).toContain(`**Event catalogue ${EVENT_CATALOG_VERSION}**`);
   });

@@ -1,12 +1,12 @@
 /** The schema version this build writes (`store_info.schema_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
  * a new catalogue raises the schema version, so an older toolledger refuses the store. The
  * PostgreSQL store arrived with toolledger 0.2.0, at catalogue 2.
  */
-export const SCHEMA_EVENT_CATALOG: readonly number[] = [2];
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [2, 3];
 
 /** Conversation event types (D6–D8), listed for SQL filters. */
 export const CONVERSATION_TYPES_SQL =
@@ -224,6 +224,20 @@ export function migrations(schema: string): readonly string[] {
       RETURN QUERY SELECT 'ok'::text, p_actual + v_n, p_head + 1, p_head + v_n, p_actual,
         NULL::text, NULL::text;
     END $fn$;
+    `,
+    // toolledger 0.3.0, event catalogue 3 (L1–L3): the leases of serving processes, and an index
+    // that finds each conversation's latest opening or close without reading the log.
+    `
+    CREATE TABLE ${s}.leases (
+      holder text PRIMARY KEY,
+      hostname text NOT NULL,
+      pid integer NOT NULL,
+      pid_space text,
+      renewed_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX events_lifecycle ON ${s}.events (stream_id, stream_position)
+      WHERE type IN ('ConversationStarted', 'ConversationResumed', 'ConversationClosed');
     `,
   ];
 }

@@ -8,7 +8,11 @@ import {
   EventStoreError,
   type ExpectedVersion,
   eventFromRow,
+  type Lease,
+  type LeaseReading,
+  type LeaseRenewal,
   type LoadedState,
+  type OpenConversation,
   REDUCER_VERSION,
   type SerializedBatch,
   type SessionRow,
@@ -242,6 +246,64 @@ export class PostgresEventStore extends SqlEventStore {
     );
   }
 
+  protected async upsertLease(renewal: LeaseRenewal): Promise<Lease> {
+    const s = quoteIdent(this.schema);
+    // The server's clock, so every host compares expiries on one clock (a test's own clock wins).
+    const [row] = await this.#connection.query<LeaseRow>(
+      `WITH t AS (SELECT coalesce($5::timestamptz, clock_timestamp()) AS now)
+       INSERT INTO ${s}.leases (holder, hostname, pid, pid_space, renewed_at, expires_at)
+       SELECT $1, $2, $3, $4, t.now, t.now + make_interval(secs => $6::double precision / 1000) FROM t
+       ON CONFLICT (holder) DO UPDATE SET hostname = excluded.hostname, pid = excluded.pid,
+         pid_space = excluded.pid_space, renewed_at = excluded.renewed_at,
+         expires_at = excluded.expires_at
+       RETURNING ${LEASE_COLUMNS}`,
+      [
+        renewal.holder,
+        renewal.hostname,
+        renewal.pid,
+        renewal.pidSpace,
+        this.#now ? this.#now().toISOString() : null,
+        renewal.ttlMs,
+      ],
+    );
+    if (!row) throw storeError("STORE_CORRUPT", this.#where, "the lease upsert returned no row");
+    return leaseFromRow(row);
+  }
+
+  protected async deleteLease(holder: string): Promise<void> {
+    const s = quoteIdent(this.schema);
+    await this.#connection.query(`DELETE FROM ${s}.leases WHERE holder = $1`, [holder]);
+  }
+
+  protected async selectLeases(holders: readonly string[]): Promise<LeaseReading> {
+    const s = quoteIdent(this.schema);
+    const rows = await this.#connection.query<LeaseRow & { now: string }>(
+      `SELECT ${LEASE_COLUMNS}, ${isoTime("coalesce($2::timestamptz, clock_timestamp())")} AS now
+       FROM (SELECT 1) AS one LEFT JOIN ${s}.leases ON holder = ANY($1::text[])`,
+      [holders, this.#now ? this.#now().toISOString() : null],
+    );
+    const now = rows[0]?.now ?? (this.#now?.() ?? new Date()).toISOString();
+    return { now, leases: rows.filter((r) => r.holder !== null).map(leaseFromRow) };
+  }
+
+  protected selectOpenConversations(): Promise<OpenConversation[]> {
+    const s = quoteIdent(this.schema);
+    return this.#connection.query<OpenConversation>(
+      `SELECT x.stream_id AS "conversationId",
+              x.data->>'registryStream' AS "registryStream",
+              (SELECT ${isoTime("l.recorded_at")} FROM ${s}.events AS l WHERE l.stream_id = x.stream_id
+               ORDER BY l.stream_position DESC LIMIT 1) AS "lastRecordedAt"
+       FROM (
+         SELECT stream_id, type, data,
+                row_number() OVER (PARTITION BY stream_id ORDER BY stream_position DESC) AS rn
+         FROM ${s}.events
+         WHERE type IN ('ConversationStarted', 'ConversationResumed', 'ConversationClosed')
+       ) AS x
+       WHERE x.rn = 1 AND x.type <> 'ConversationClosed'
+       ORDER BY x.stream_id`,
+    );
+  }
+
   protected async closeConnection(): Promise<void> {
     await this.#notifications.close();
     await this.#connection.end();
@@ -371,6 +433,28 @@ function splitSchemaParam(url: string): { url: string; schema: string | undefine
   if (schema === null) return { url, schema: undefined };
   parsed.searchParams.delete("schema");
   return { url: parsed.href, schema };
+}
+
+interface LeaseRow {
+  holder: string;
+  hostname: string;
+  pid: number;
+  pid_space: string | null;
+  renewed_at: string;
+  expires_at: string;
+}
+
+const LEASE_COLUMNS = `holder, hostname, pid, pid_space, ${isoTime("renewed_at")} AS renewed_at, ${isoTime("expires_at")} AS expires_at`;
+
+function leaseFromRow(row: LeaseRow): Lease {
+  return {
+    holder: row.holder,
+    hostname: row.hostname,
+    pid: row.pid,
+    pidSpace: row.pid_space,
+    renewedAt: row.renewed_at,
+    expiresAt: row.expires_at,
+  };
 }
 
 function isoTime(column: string): string {

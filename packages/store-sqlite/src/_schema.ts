@@ -5,17 +5,18 @@ import type Database from "better-sqlite3";
 export const APPLICATION_ID = 0x544c4544;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
  * a new catalogue raises the schema version, so an older toolledger refuses the file.
  */
-export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2];
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2, 3];
 
 /**
  * The oldest schema version a read-only open reads as it is (no migration: a reader changes
- * nothing). Every step since changed no table, so a 0.1.0 file is read in place.
+ * nothing). Every step since changed no table the readers read (step 3 adds `leases`, which
+ * only writers use), so a 0.1.0 file is read in place.
  */
 export const READABLE_SCHEMA_FROM = 1;
 
@@ -56,7 +57,36 @@ export const MIGRATIONS: readonly string[] = [
   // are unchanged; the step is there so that 0.1.0 refuses these files (SCHEMA_TOO_NEW)
   // instead of failing on the first event it does not know.
   "-- event catalogue 2",
+  // toolledger 0.3.0, event catalogue 3 (L1–L3): the leases of serving processes, and an index
+  // that finds each conversation's latest opening or close without reading the log.
+  `
+  CREATE TABLE leases (
+    holder TEXT PRIMARY KEY,
+    hostname TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    pid_space TEXT,
+    renewed_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX events_lifecycle ON events (stream_id, stream_position)
+    WHERE type IN ('ConversationStarted', 'ConversationResumed', 'ConversationClosed');
+  `,
 ];
+
+/** L3: each conversation's latest lifecycle event, when it opens (uses events_lifecycle). */
+export const OPEN_CONVERSATIONS_SQL = `
+  SELECT x.stream_id AS conversationId,
+         json_extract(x.data, '$.registryStream') AS registryStream,
+         (SELECT l.recorded_at FROM events AS l WHERE l.stream_id = x.stream_id
+          ORDER BY l.stream_position DESC LIMIT 1) AS lastRecordedAt
+  FROM (
+    SELECT stream_id, type, data,
+           row_number() OVER (PARTITION BY stream_id ORDER BY stream_position DESC) AS rn
+    FROM events
+    WHERE type IN ('ConversationStarted', 'ConversationResumed', 'ConversationClosed')
+  ) AS x
+  WHERE x.rn = 1 AND x.type <> 'ConversationClosed'
+  ORDER BY x.stream_id`;
 
 /** The file's schema version; a newer schema or a foreign file is refused. */
 function schemaVersion(db: Database.Database, file: string): number {

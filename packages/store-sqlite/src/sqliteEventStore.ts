@@ -9,7 +9,11 @@ import {
   EventStoreError,
   type ExpectedVersion,
   eventFromRow,
+  type Lease,
+  type LeaseReading,
+  type LeaseRenewal,
   type LoadedState,
+  type OpenConversation,
   REDUCER_VERSION,
   type RowSource,
   type SerializedBatch,
@@ -26,7 +30,7 @@ import { loadStateFromRows } from "./_loadStateFromRows.js";
 import { type Prepared, prepareStatements } from "./_prepareStatements.js";
 import { openReadOnlyStoreFile, plainName } from "./_readOnlyDatabase.js";
 import { requireWritable } from "./_requireWritable.js";
-import { CONVERSATION_TYPES_SQL, migrate } from "./_schema.js";
+import { CONVERSATION_TYPES_SQL, migrate, OPEN_CONVERSATIONS_SQL } from "./_schema.js";
 import { rowSource, toStoreError } from "./_storeError.js";
 import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
 
@@ -218,6 +222,78 @@ export class SqliteEventStore extends SqlEventStore {
       "STORE_READ_ONLY",
       `${this.file}: ${doing} refused: the store was opened read-only; open it without readOnly to write`,
     );
+  }
+
+  protected upsertLease(renewal: LeaseRenewal): Lease {
+    if (this.#readOnly)
+      throw this.#refuseWrite(`renewing the lease of ${JSON.stringify(renewal.holder)}`);
+    const now = this.#now();
+    const lease: Lease = {
+      holder: renewal.holder,
+      hostname: renewal.hostname,
+      pid: renewal.pid,
+      pidSpace: renewal.pidSpace,
+      renewedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + renewal.ttlMs).toISOString(),
+    };
+    this.#db
+      .prepare(
+        `INSERT INTO leases (holder, hostname, pid, pid_space, renewed_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (holder) DO UPDATE SET hostname = excluded.hostname, pid = excluded.pid,
+           pid_space = excluded.pid_space, renewed_at = excluded.renewed_at,
+           expires_at = excluded.expires_at`,
+      )
+      .run(
+        lease.holder,
+        lease.hostname,
+        lease.pid,
+        lease.pidSpace,
+        lease.renewedAt,
+        lease.expiresAt,
+      );
+    return lease;
+  }
+
+  protected deleteLease(holder: string): void {
+    if (this.#readOnly) throw this.#refuseWrite(`releasing the lease of ${JSON.stringify(holder)}`);
+    this.#db.prepare("DELETE FROM leases WHERE holder = ?").run(holder);
+  }
+
+  protected selectLeases(holders: readonly string[]): LeaseReading {
+    const now = this.#now().toISOString();
+    if (holders.length === 0) return { now, leases: [] };
+    const rows = this.#db
+      .prepare<
+        string[],
+        {
+          holder: string;
+          hostname: string;
+          pid: number;
+          pid_space: string | null;
+          renewed_at: string;
+          expires_at: string;
+        }
+      >(
+        `SELECT holder, hostname, pid, pid_space, renewed_at, expires_at FROM leases
+         WHERE holder IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(holders));
+    return {
+      now,
+      leases: rows.map((r) => ({
+        holder: r.holder,
+        hostname: r.hostname,
+        pid: r.pid,
+        pidSpace: r.pid_space,
+        renewedAt: r.renewed_at,
+        expiresAt: r.expires_at,
+      })),
+    };
+  }
+
+  protected selectOpenConversations(): OpenConversation[] {
+    return this.#db.prepare<[], OpenConversation>(OPEN_CONVERSATIONS_SQL).all();
   }
 
   protected closeConnection(): void {

@@ -51,6 +51,19 @@ export interface HostOptions {
   pinsFollowIntervalMs?: number;
   /** A1–A4: how remote servers are authorized (token store, browser step). Default: no OAuth. */
   oauth?: OAuthRuntime;
+  /**
+   * L3: in a store that keeps leases (SQLite, PostgreSQL), this host holds one while it runs
+   * (renewed every `renewMs`, lapsing `ttlMs` after the last renewal; defaults 5 s and 15 s),
+   * and ends as lost the open conversations of gateways that are gone, at its start and at
+   * each renewal; `onEnded` is told each one. `false`: no lease, nothing ended.
+   */
+  lease?:
+    | false
+    | {
+        ttlMs?: number;
+        renewMs?: number;
+        onEnded?: (conversationId: string, gone: string) => void;
+      };
 }
 
 export interface RetryPolicy {
@@ -95,6 +108,7 @@ export type ResolvedHostOptions = Readonly<{
   pinning: PinPolicy | undefined;
   pinsFollowIntervalMs: number;
   oauth: OAuthRuntime | undefined;
+  lease: HostOptions["lease"];
 }>;
 
 export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
@@ -113,5 +127,6 @@ export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
     pinning: options.pinning,
     pinsFollowIntervalMs: options.pinsFollowIntervalMs ?? 250,
     oauth: options.oauth,
+    lease: options.lease ?? {},
   };
 }

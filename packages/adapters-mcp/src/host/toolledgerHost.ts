@@ -30,6 +30,7 @@ import {
 import { ExtensionLists } from "./extensionLists.js";
 import type { AddResult, ExtensionStatus } from "./extensionStatus.js";
 import { ExtensionSupervisor } from "./extensionSupervisor.js";
+import { HostLease } from "./hostLease.js";
 import { type HostOptions, type ResolvedHostOptions, resolveHostOptions } from "./hostOptions.js";
 import { HostPins } from "./hostPins.js";
 import { openRegistry } from "./openRegistry.js";
@@ -128,9 +129,27 @@ export class ToolledgerHost {
    * legacy single-stream session is refused: it holds a conversation too) and records the
    * run with HostStarted.
    */
-  static open(options: HostOptions = {}): Promise<ToolledgerHost> {
-    return openRegistry(options, (writer) => new ToolledgerHost(writer, options));
+  static async open(options: HostOptions = {}): Promise<ToolledgerHost> {
+    const host = await openRegistry(options, (writer) => new ToolledgerHost(writer, options));
+    const lease = host.options.lease;
+    if (lease === false) return host;
+    try {
+      host.#lease = await HostLease.start(host.store, {
+        holder: host.streamId,
+        hostname: host.hostname,
+        now: host.options.now,
+        report: (error) => host.#background.report(error),
+        ...lease,
+      });
+    } catch (error) {
+      await host.close();
+      throw error;
+    }
+    return host;
   }
+
+  /** L3: this host's lease, in a store that keeps them. */
+  #lease: HostLease | null = null;
 
   /** The registry state (the latest value of `state$`). */
   get state(): State {
@@ -354,6 +373,8 @@ export class ToolledgerHost {
     await this.#background.settled();
     await this.#pins.close();
     await this.#writer.finish();
+    // L3: a clean stop; its conversations were closed by whoever served them.
+    await this.#lease?.release().catch((error: unknown) => this.#background.report(error));
     this.#errors.complete();
     this.#status.complete();
     this.#upstreamNotifications.complete();

@@ -51,7 +51,11 @@ export async function sessionsCommand(args: readonly string[], deps: Deps): Prom
                     : "-"),
           r.host ?? "-",
           shortTime(r.startedAt),
-          r.status === "open" ? o.out.green("open") : shortTime(r.endedAt),
+          r.status === "open"
+            ? o.out.green("open")
+            : r.status === "lost"
+              ? o.out.yellow(`lost (last seen ${shortTime(r.lastSeen ?? r.endedAt)})`)
+              : shortTime(r.endedAt),
           r.calls === null ? "-" : String(r.calls),
           r.enabled === null ? "-" : String(r.enabled),
           String(r.events),

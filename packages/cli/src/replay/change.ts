@@ -62,7 +62,7 @@ export type Change =
       registryStream: string;
       resumed: boolean;
     }
-  | { kind: "conversation_closed"; reason: string }
+  | { kind: "conversation_closed"; reason: string; lastSeen?: string }
   | {
       kind: "call_started";
       callId: string;

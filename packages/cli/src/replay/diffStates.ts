@@ -134,7 +134,11 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
       });
       break;
     case "ConversationClosed":
-      changes.push({ kind: "conversation_closed", reason: event.reason });
+      changes.push({
+        kind: "conversation_closed",
+        reason: event.reason,
+        ...(event.lastSeen === undefined ? {} : { lastSeen: event.lastSeen }),
+      });
       break;
     case "ToolCallStarted":
       changes.push({

@@ -95,6 +95,14 @@ export function describeOther(
       };
     }
     case "ConversationClosed":
+      // L3: ended for a gateway that is gone, by whoever found it gone.
+      if (event.reason === "lost")
+        return {
+          extensions: [],
+          text: `conversation lost: its gateway stopped without closing it${str(event.lastSeen) ? ` (last seen ${str(event.lastSeen)})` : ""}; calls it left running are recorded as unknown`,
+          severity: "warn",
+          rules: ["L3"],
+        };
       return {
         extensions: [],
         text: `conversation closed${str(event.reason) ? `: ${str(event.reason)}` : ""}`,

@@ -7,7 +7,10 @@ const v = z.literal(EVENT_SCHEMA_VERSION);
 /** Optional ISO-8601 time supplied by whoever appends the event (E2: never made by the reducer). */
 const at = z.string().optional();
 
-/** C4: how a tool call ended. */
+/**
+ * C4: how a tool call ended. `unknown` (L3): nobody saw it end; its gateway stopped (killed,
+ * crashed) after its start was stored, and the next process to open the conversation said so.
+ */
 export const CallOutcomeSchema = z.enum([
   "ok",
   "tool_error",
@@ -15,6 +18,7 @@ export const CallOutcomeSchema = z.enum([
   "timeout",
   "cancelled",
   "unavailable",
+  "unknown",
 ]);
 export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
 

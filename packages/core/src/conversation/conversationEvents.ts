@@ -52,6 +52,11 @@ export const ConversationClosedSchema = z.object({
   v,
   at,
   reason: z.string(),
+  /**
+   * L3: with reason `lost`, the last time its gateway was seen alive (its lease renewed, or its
+   * last event stored); the close itself is recorded later, by whoever found it gone.
+   */
+  lastSeen: z.string().optional(),
   origin,
 });
 export type ConversationClosed = z.infer<typeof ConversationClosedSchema>;

@@ -6,11 +6,14 @@ import {
   rejected,
   v,
 } from "../decider/decision.js";
+import type { ToolledgerEvent } from "../events.js";
+import { evolve } from "../evolve.js";
 import type { State } from "../state.js";
+import { decideTasks } from "../tasks/decideTasks.js";
 
 export type ConversationCommand = Extract<
   ParsedCommand,
-  { type: "StartConversation" | "ResumeConversation" | "CloseConversation" }
+  { type: "StartConversation" | "ResumeConversation" | "CloseConversation" | "EndLostConversation" }
 >;
 
 /** A conversation's lifecycle (C3, C5): started once, resumed, closed with a marker. */
@@ -42,5 +45,64 @@ export function decideConversation(state: State, command: ConversationCommand, a
       // Closing twice records nothing the second time.
       if (state.conversation?.status === "closed") return accepted([]);
       return accepted([{ type: "ConversationClosed", v, ...at, reason: command.reason }]);
+    case "EndLostConversation":
+      return endLost(state, command, at);
   }
+}
+
+/**
+ * L3: a conversation whose gateway is gone, ended for it: each open task `lost` (C6: a task its
+ * server ran finishes its call `unknown`), each call still without a finish `unknown`, then
+ * `ConversationClosed` as `lost` with when the gateway was last seen. Already closed: nothing.
+ */
+function endLost(
+  state: State,
+  command: Extract<ConversationCommand, { type: "EndLostConversation" }>,
+  at: At,
+): Decision {
+  if (state.conversation === null)
+    return rejected("INVALID_COMMAND", "EndLostConversation: this stream holds no conversation");
+  if (state.conversation.status === "closed") return accepted([]);
+  const why = `its gateway is gone (${command.gone}; last seen ${command.lastSeen})`;
+  const events: ToolledgerEvent[] = [];
+  let s = state;
+  for (const task of state.tasks.open) {
+    const d = decideTasks(
+      s,
+      {
+        type: "ChangeTaskStatus",
+        taskId: task.taskId,
+        status: "lost",
+        message: `${why}: its outcome is unknown`,
+      },
+      at,
+    );
+    if (!d.ok) continue;
+    for (const e of d.events) s = evolve(s, e);
+    events.push(...d.events);
+  }
+  for (const call of s.calls.inFlight) {
+    const started = call.at === null ? Number.NaN : Date.parse(call.at);
+    const seen = Date.parse(command.lastSeen);
+    events.push({
+      type: "ToolCallFinished",
+      v,
+      ...at,
+      callId: call.callId,
+      outcome: "unknown",
+      // Up to the last sign of life: the call ran at least that long, or ended unseen before.
+      durationMs:
+        Number.isFinite(started) && Number.isFinite(seen) ? Math.max(0, seen - started) : 0,
+      reason: "LOST",
+      error: `${why}: the call may have run; its outcome was never recorded`,
+    });
+  }
+  events.push({
+    type: "ConversationClosed",
+    v,
+    ...at,
+    reason: "lost",
+    lastSeen: command.lastSeen,
+  });
+  return accepted(events);
 }

@@ -30,6 +30,7 @@ function conversationOpened(state: State, e: ConversationStarted | ConversationR
       status: "open",
       closedAt: null,
       closedReason: null,
+      lastSeen: null,
       resumes: (before?.resumes ?? 0) + (resumed ? 1 : 0),
     },
   });
@@ -49,6 +50,7 @@ function conversationClosed(state: State, e: ConversationClosed): State {
       status: "closed",
       closedAt: e.at ?? null,
       closedReason: e.reason,
+      lastSeen: e.lastSeen ?? null,
       resumes: before?.resumes ?? 0,
     },
   });

@@ -24,8 +24,8 @@ const CALL_OUTCOME: Record<TaskStatus, CallOutcome> = {
   cancelled: "cancelled",
   // It did not end within its time-to-live.
   expired: "timeout",
-  // Nobody saw it end.
-  lost: "unavailable",
+  // Nobody saw it end (L3).
+  lost: "unknown",
 };
 
 /**
