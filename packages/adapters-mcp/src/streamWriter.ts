@@ -10,6 +10,7 @@ import {
 import { BehaviorSubject, type Observable, Subject } from "rxjs";
 import { redactCommand } from "./_redactCommand.js";
 import { AdapterError } from "./adapterError.js";
+import { appendGate } from "./appendGate.js";
 import { loadStream } from "./loadStream.js";
 import { newEventId } from "./newEventId.js";
 import type { Redactor } from "./redactor.js";
@@ -31,6 +32,16 @@ export interface StreamWriterOptions {
   redactor?: () => Redactor;
   /** C4: how events written behind are grouped, held and reported (see `writeBehind`). */
   writeBehind?: Partial<WriteBehindSettings> & { onReport?: (report: WriteBehindReport) => void };
+  /**
+   * L2 across streams (see `AppendGate`): `shared` for a stream decided against another one
+   * (a conversation reads the registry), `exclusive` for the stream it reads (the registry).
+   */
+  gate?: "shared" | "exclusive";
+  /**
+   * L2: the version of the stream `view` composes in (the registry's): a decision written ahead
+   * is decided again when it moved before the decision's record was appended.
+   */
+  follows?: () => number;
 }
 
 /** Resolves after the I/O callbacks of the current event-loop turn. */
@@ -42,6 +53,8 @@ function nextTurn(): Promise<void> {
 interface AheadEntry {
   make: (state: State) => Command;
   decision: Decision;
+  /** The version of the stream `view` composes in, when it was decided. */
+  followed: number;
   events: BehindEvent[];
   resolve: (decision: Decision) => void;
   reject: (error: unknown) => void;
@@ -77,6 +90,8 @@ export class StreamWriter {
   readonly #view: (own: State) => State;
   readonly #redactor: () => Redactor | null;
   readonly #behind: WriteBehindQueue;
+  readonly #gate: (() => Promise<() => void>) | null;
+  readonly #follows: () => number;
   #version: number;
   #queue: Promise<unknown> = Promise.resolve();
   /** Commands queued or running. */
@@ -100,6 +115,13 @@ export class StreamWriter {
     this.#view = options.view ?? ((own) => own);
     this.#redactor = options.redactor ?? (() => null);
     this.#state = new BehaviorSubject(seed);
+    const gate = options.gate === undefined ? null : appendGate(store);
+    this.#gate = !gate
+      ? null
+      : options.gate === "exclusive"
+        ? () => gate.exclusive()
+        : () => gate.shared();
+    this.#follows = options.follows ?? (() => 0);
     this.events$ = this.#events.asObservable();
     this.state$ = this.#state.asObservable();
     const onReport = options.writeBehind?.onReport;
@@ -167,14 +189,23 @@ export class StreamWriter {
       do await this.#commitBehind();
       while (this.#behind.size > 0);
       for (let attempt = 0; ; attempt++) {
-        const { command, decision } = this.#decide(make);
-        if (!decision.ok || decision.events.length === 0) return decision;
-        const batch = decision.events.map((event) => ({ eventId: newEventId(), event }));
-        const result = await this.store.append(this.streamId, batch, this.#version);
-        if (result.ok) {
-          this.#stored(batch, result.nextExpectedVersion, result.firstGlobalPosition);
-          return decision;
+        // L2: nothing another stream of this process appends lands between decision and record.
+        const release = this.#gate ? await this.#gate() : null;
+        let command: Command;
+        let decision: Decision;
+        let result: Awaited<ReturnType<EventStore["append"]>>;
+        let batch: BehindEvent[];
+        try {
+          ({ command, decision } = this.#decide(make));
+          if (!decision.ok || decision.events.length === 0) return decision;
+          batch = decision.events.map((event) => ({ eventId: newEventId(), event }));
+          result = await this.store.append(this.streamId, batch, this.#version);
+          if (result.ok)
+            this.#stored(batch, result.nextExpectedVersion, result.firstGlobalPosition);
+        } finally {
+          release?.();
         }
+        if (result.ok) return decision;
         if (result.error.code === "VERSION_CONFLICT" && attempt < CONFLICT_RETRIES) {
           await this.#catchUp();
           continue;
@@ -285,7 +316,15 @@ export class StreamWriter {
     const { decision } = this.#decide(make);
     if (!decision.ok || decision.events.length === 0) return Promise.resolve(decision);
     return new Promise<Decision>((resolve, reject) => {
-      const entry: AheadEntry = { make, decision, events: [], resolve, reject, timer: null };
+      const entry: AheadEntry = {
+        make,
+        decision,
+        followed: this.#follows(),
+        events: [],
+        resolve,
+        reject,
+        timer: null,
+      };
       entry.events = aheadEvents(entry, decision);
       this.#behind.add(entry.events, true);
       if (options.waitMs === undefined) return;
@@ -318,6 +357,14 @@ export class StreamWriter {
       if (entry.timer) clearTimeout(entry.timer);
       entry.reject(error);
     }
+  }
+
+  /** Whether the stream `view` composes in moved since a decision written ahead in `group`. */
+  #followedMoved(group: readonly BehindEvent[]): boolean {
+    const now = this.#follows();
+    for (const { ahead } of group)
+      if (ahead !== undefined && (ahead as AheadEntry).followed !== now) return true;
+    return false;
   }
 
   /** Tells the callers of a stored group's decisions written ahead. */
@@ -356,6 +403,7 @@ export class StreamWriter {
         continue;
       }
       entry.decision = decision;
+      entry.followed = this.#follows();
       if (!decision.ok || decision.events.length === 0) {
         if (entry.timer) clearTimeout(entry.timer);
         entry.resolve(decision);
@@ -473,13 +521,22 @@ export class StreamWriter {
    */
   async #appendDecided(group: readonly BehindEvent[]): Promise<AdapterError | null> {
     for (let attempt = 0; ; attempt++) {
-      const result = await this.store.append(this.streamId, group, this.#version);
-      if (result.ok) {
+      const release = this.#gate ? await this.#gate() : null;
+      let result: Awaited<ReturnType<EventStore["append"]>>;
+      try {
+        // L2: the registry moved since a decision written ahead was made: made again first.
+        if (this.#followedMoved(group)) {
+          this.#redecide(group);
+          if (group.length === 0) return null;
+        }
+        result = await this.store.append(this.streamId, group, this.#version);
         // Stored by an earlier attempt whose answer was lost, and folded since by a catch-up.
-        if (result.nextExpectedVersion > this.#version)
+        if (result.ok && result.nextExpectedVersion > this.#version)
           this.#stored(group, result.nextExpectedVersion, result.firstGlobalPosition, true);
-        return null;
+      } finally {
+        release?.();
       }
+      if (result.ok) return null;
       if (result.error.code === "VERSION_CONFLICT") {
         if (attempt < CONFLICT_RETRIES) {
           await this.#catchUp();

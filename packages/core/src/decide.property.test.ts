@@ -76,7 +76,15 @@ const fields: Record<string, fc.Arbitrary<unknown>> = {
   arguments: or(anyJson),
   includeHidden: or(fc.boolean()),
   outcome: or(
-    fc.constantFrom("ok", "tool_error", "refused", "timeout", "cancelled", "unavailable"),
+    fc.constantFrom(
+      "ok",
+      "tool_error",
+      "refused",
+      "timeout",
+      "cancelled",
+      "unavailable",
+      "unknown",
+    ),
   ),
   durationMs: or(fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e6, noNaN: true }))),
   result: or(anyJson),
@@ -87,6 +95,8 @@ const fields: Record<string, fc.Arbitrary<unknown>> = {
     fc.array(fc.record({ uri: or(fc.string()), name: or(fc.string()) }), { maxLength: 3 }),
   ),
   resourceTemplates: or(fc.array(fc.record({ uriTemplate: or(fc.string()) }), { maxLength: 2 })),
+  lastSeen: or(fc.constantFrom("2026-12-03T09:00:00.000Z", "")),
+  gone: or(fc.constantFrom("its lease lapsed", "")),
 };
 const FIELD_COUNT = Object.keys(fields).length;
 
@@ -146,6 +156,7 @@ function pruneFor(command: Record<string, unknown>): Record<string, unknown> {
     StartConversation: ["registryStream", "client", "protocolVersion", "transport", "hostname"],
     ResumeConversation: ["registryStream", "client", "protocolVersion", "transport", "hostname"],
     CloseConversation: ["reason"],
+    EndLostConversation: ["lastSeen", "gone"],
     StartCall: ["callId", "name", "arguments", "includeHidden"],
     FinishCall: ["callId", "outcome", "durationMs", "reason", "error", "result"],
     InvalidatePrompts: ["extension"],
@@ -348,6 +359,14 @@ describe("E6 decide is total over arbitrary input", () => {
       ],
       Compact: [{ type: "Compact" }],
       Clear: [{ type: "Clear" }],
+      // L3: between the start and the resume below (a lost conversation is resumed).
+      EndLostConversation: [
+        {
+          type: "EndLostConversation",
+          lastSeen: "2026-01-01T00:00:00.000Z",
+          gone: "the lease of gateway host-1 lapsed",
+        },
+      ],
       CloseConversation: [{ type: "CloseConversation", reason: "client went away" }],
       RemoveExtension: [{ type: "RemoveExtension", extension: "github" }],
       InvalidatePrompts: [{ type: "InvalidatePrompts", extension: "github" }],
@@ -492,6 +511,7 @@ describe("E6 decide is total over arbitrary input", () => {
     const order: CommandType[] = [
       "StartHost",
       "StartConversation",
+      "EndLostConversation",
       "ResumeConversation",
       "AddExtension",
       "RecordFetch",

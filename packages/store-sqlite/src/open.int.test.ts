@@ -28,8 +28,10 @@ describe("opening a store file", () => {
       expect(objects).toEqual([
         { type: "table", name: "events" },
         { type: "index", name: "events_compacted" },
+        { type: "index", name: "events_lifecycle" },
         { type: "trigger", name: "events_refuse_delete" },
         { type: "trigger", name: "events_refuse_update" },
+        { type: "table", name: "leases" },
         { type: "table", name: "snapshots" },
       ]);
       expect(

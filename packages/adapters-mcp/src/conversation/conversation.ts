@@ -114,6 +114,9 @@ export class Conversation {
       view: (own) =>
         conversation ? conversation.#compose(own, host.state) : withRegistry(own, host.state),
       redactor: () => host.redactor,
+      // L2: decided against the registry, recorded with none of its appends in between.
+      gate: "shared",
+      follows: () => host.version,
       writeBehind: {
         ...options.writeBehind,
         onReport: (report) => {

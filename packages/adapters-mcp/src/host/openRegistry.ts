@@ -29,6 +29,8 @@ export async function openRegistry<
   const writer = new StreamWriter(store, streamId, loaded.state, loaded.version, {
     now,
     redactor: () => host!.redactor,
+    // L2: conversations decide against this stream; none of their records lands across its appends.
+    gate: "exclusive",
   });
   host = make(writer);
   await writer.execute(() => ({

@@ -73,7 +73,7 @@ function endLost(
         type: "ChangeTaskStatus",
         taskId: task.taskId,
         status: "lost",
-        message: `${why}: its outcome is unknown`,
+        message: `the gateway that ran it stopped before it ended; its outcome is unknown (${why})`,
       },
       at,
     );

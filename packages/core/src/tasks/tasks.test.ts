@@ -81,12 +81,12 @@ describe("C6 a task is a call with its lifecycle as events", () => {
     expect(h.state.calls.outcomes.ok).toBe(1);
   });
 
-  it("C6 each end maps to a call outcome: failed → tool_error, cancelled, expired → timeout, lost → unavailable", () => {
+  it("C6 each end maps to a call outcome: failed → tool_error, cancelled, expired → timeout, lost → unknown (L3)", () => {
     const cases = [
       ["failed", "tool_error", null],
       ["cancelled", "cancelled", null],
       ["expired", "timeout", "expired"],
-      ["lost", "unavailable", "lost"],
+      ["lost", "unknown", "lost"],
     ] as const;
     for (const [status, outcome, reason] of cases) {
       const h = withCall();
