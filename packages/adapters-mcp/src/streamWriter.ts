@@ -55,6 +55,8 @@ interface AheadEntry {
   decision: Decision;
   /** The version of the stream `view` composes in, when it was decided. */
   followed: number;
+  /** How many of other writers' events the writer had folded when it was decided. */
+  foreign: number;
   events: BehindEvent[];
   resolve: (decision: Decision) => void;
   reject: (error: unknown) => void;
@@ -66,8 +68,11 @@ function aheadEvents(entry: AheadEntry, decision: Decision): BehindEvent[] {
   return decision.events.map((event) => ({ eventId: newEventId(), event, ahead: entry }));
 }
 
-/** How many times an append that lost a race to another writer is decided again. */
-const CONFLICT_RETRIES = 5;
+/**
+ * How many times an append that lost a race to another writer is decided again (each after
+ * folding what the other appended: a busy outside writer can win a few races in a row).
+ */
+const CONFLICT_RETRIES = 50;
 
 /**
  * The one writer of a stream in this process: decides each command against the state at
@@ -320,6 +325,7 @@ export class StreamWriter {
         make,
         decision,
         followed: this.#follows(),
+        foreign: this.#foreign,
         events: [],
         resolve,
         reject,
@@ -359,13 +365,23 @@ export class StreamWriter {
     }
   }
 
-  /** Whether the stream `view` composes in moved since a decision written ahead in `group`. */
-  #followedMoved(group: readonly BehindEvent[]): boolean {
-    const now = this.#follows();
-    for (const { ahead } of group)
-      if (ahead !== undefined && (ahead as AheadEntry).followed !== now) return true;
+  /**
+   * Whether a decision written ahead in `group` was made against a state that has moved since:
+   * another writer's events were folded into this stream (a catch-up, between the decision and
+   * this append), or the stream `view` composes in moved.
+   */
+  #decidedOnStale(group: readonly BehindEvent[]): boolean {
+    const followed = this.#follows();
+    for (const { ahead } of group) {
+      if (ahead === undefined) continue;
+      const entry = ahead as AheadEntry;
+      if (entry.followed !== followed || entry.foreign !== this.#foreign) return true;
+    }
     return false;
   }
+
+  /** How many events of other writers this writer has folded (catch-ups). */
+  #foreign = 0;
 
   /** Tells the callers of a stored group's decisions written ahead. */
   #settleAhead(group: readonly BehindEvent[]): void {
@@ -404,6 +420,7 @@ export class StreamWriter {
       }
       entry.decision = decision;
       entry.followed = this.#follows();
+      entry.foreign = this.#foreign;
       if (!decision.ok || decision.events.length === 0) {
         if (entry.timer) clearTimeout(entry.timer);
         entry.resolve(decision);
@@ -524,8 +541,9 @@ export class StreamWriter {
       const release = this.#gate ? await this.#gate() : null;
       let result: Awaited<ReturnType<EventStore["append"]>>;
       try {
-        // L2: the registry moved since a decision written ahead was made: made again first.
-        if (this.#followedMoved(group)) {
+        // L2: the stream or the registry moved since a decision written ahead was made: made
+        // again first (its expected version would not catch a move already folded).
+        if (this.#decidedOnStale(group)) {
           this.#redecide(group);
           if (group.length === 0) return null;
         }
@@ -601,6 +619,7 @@ export class StreamWriter {
         this.#version = stored.streamPosition;
         // Our own group, stored by an attempt whose answer was lost: ours, not another process's.
         const ours = this.#behind.claim(stored.eventId);
+        if (!ours) this.#foreign++;
         this.#fold({
           streamId: stored.streamId,
           streamPosition: stored.streamPosition,

@@ -164,6 +164,38 @@ describe("L1 a call's start is stored before the call goes upstream (write-ahead
     await c.close("done");
   });
 
+  it("L2: a call decided while another's commit finds a clear is decided again too, not stored behind the clear as allowed", async () => {
+    const store = new FlakyStore();
+    const file = join(tempDir(), "witness");
+    writeFileSync(file, "");
+    const { c } = await open(store, file, { deferral: { mode: "lookup" } });
+    expect((await c.enableTools("e1", ["w__witness"])).ok).toBe(true);
+    let second: Promise<unknown> | null = null;
+    let cleared = false;
+    store.before = async (streamId, events) => {
+      if (streamId !== c.id || cleared || !events.some((e) => e.event.type === "ToolCallStarted"))
+        return;
+      cleared = true;
+      // While the first call's commit is on its way, a second call is decided (against the
+      // state before the clear), then another process's clear lands first.
+      second = c.callTool("w__witness", { id: "b" }, { ...gateway, callId: "b" });
+      await new Promise((r) => setTimeout(r, 30));
+      const version = await store.streamVersion(c.id);
+      await store.append(
+        c.id,
+        [{ eventId: newEventId(), event: { type: "Cleared", v: 1, at: new Date().toISOString() } }],
+        version,
+      );
+    };
+    const first = await c.callTool("w__witness", { id: "a" }, { ...gateway, callId: "a" });
+    expect(first).toMatchObject({ ok: false, error: { code: "TOOL_NOT_ENABLED" } });
+    expect(await second).toMatchObject({ ok: false, error: { code: "TOOL_NOT_ENABLED" } });
+    expect(witnessed(file)).toEqual([]);
+    await c.flush();
+    expect(d9Violations(await judgeCalls(store, c.id))).toEqual([]);
+    await c.close("done");
+  });
+
   it("a call waits while the store refuses its start, and is made once the store takes it", async () => {
     const store = new FlakyStore();
     const file = join(tempDir(), "witness");

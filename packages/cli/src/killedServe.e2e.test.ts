@@ -1,6 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionStore, StoredEvent } from "@toolledger/core";
+import {
+  findPostgresBinaries,
+  startThrowawayCluster,
+  type ThrowawayCluster,
+} from "@toolledger/store-postgres/testing";
 import { describe, expect, test } from "vitest";
 import { type SdkClientOfServe, sdkClientOverHttp } from "./_testing/sdkServeClient.js";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
@@ -169,3 +174,82 @@ describeEachStore("serve killed at random points (L1, L3)", (store) => {
     }
   }, 300_000);
 });
+
+const binaries = findPostgresBinaries();
+
+describe.skipIf(binaries === null && !process.env.CI)(
+  `three serves on one PostgreSQL, a restart of the server, one serve SIGKILLed (L1, L3)${binaries === null ? " (skipped: no PostgreSQL server binaries)" : ""}`,
+  () => {
+    test("every call the upstream ran or a client saw answered has its start; the survivors end the killed serve's conversations as lost", async () => {
+      const cluster: ThrowawayCluster = await startThrowawayCluster();
+      const dir = tempDir();
+      const file = join(dir, "witness.txt");
+      writeFileSync(file, "");
+      const config = witnessConfig(dir, file);
+      const serves: ServeProcess[] = [];
+      const answered: string[] = [];
+      try {
+        for (let i = 0; i < 3; i++)
+          serves.push(
+            await startServeHttp(
+              ["--config", config, "--db", cluster.url, "--record-payloads"],
+              dir,
+            ),
+          );
+        const clients = await Promise.all(
+          serves.flatMap((s) => [
+            sdkClientOverHttp(s.url, s.stderr),
+            sdkClientOverHttp(s.url, s.stderr),
+          ]),
+        );
+        const stopped = new Set<number>();
+        let stop = false;
+        const loops = clients.map((c, k) =>
+          callLoop(c, `c${k}`, answered, () => stop || stopped.has(Math.floor(k / 2))),
+        );
+        await eventually(() => answered.length >= 60, "60 answered calls", 60_000);
+        // The database goes away and comes back under load: calls wait for their starts.
+        await cluster.restart("fast");
+        const before = answered.length;
+        await eventually(() => answered.length >= before + 60, "60 more answered calls", 60_000);
+        // A random point in serve 0's work.
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 25)));
+        serves[0]!.child.kill("SIGKILL");
+        stopped.add(0);
+        const after = answered.length;
+        await eventually(() => answered.length >= after + 30, "30 more on the survivors", 60_000);
+        // L3: a survivor finds serve 0 gone (its process no longer runs) and ends its conversations.
+        await eventually(
+          () => serves.slice(1).some((s) => /ended as lost/.test(s.stderr())),
+          "a survivor ending the killed serve's conversations",
+          30_000,
+        );
+        stop = true;
+        await Promise.all(loops);
+        for (const c of clients) await c.close().catch(() => undefined);
+        for (const s of serves.slice(1)) await s.stop();
+
+        const { started, all } = await logged(cluster.url, dir);
+        const witnessed = lines(file);
+        expect(witnessed.filter((id) => !started.has(id))).toEqual([]);
+        expect(answered.filter((id) => !started.has(id))).toEqual([]);
+        // No conversation is left open: the survivors closed theirs, the killed one's are lost.
+        const opened = new Set(
+          all.filter((e) => e.event.type === "ConversationStarted").map((e) => e.streamId),
+        );
+        const closed = new Map(
+          all
+            .filter((e) => e.event.type === "ConversationClosed")
+            .map((e) => [e.streamId, e.event] as const),
+        );
+        expect(opened.size).toBe(6);
+        expect([...opened].filter((id) => !closed.has(id))).toEqual([]);
+        const lost = [...closed.values()].filter((e) => "reason" in e && e.reason === "lost");
+        expect(lost).toHaveLength(2);
+      } finally {
+        for (const s of serves) s.child.kill("SIGKILL");
+        await cluster.remove();
+      }
+    }, 240_000);
+  },
+);
