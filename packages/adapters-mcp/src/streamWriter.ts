@@ -347,7 +347,7 @@ export class StreamWriter {
     entry.resolve = entry.reject = () => {};
     const error = new AdapterError(
       "APPEND_REJECTED",
-      `the event store has not stored its record yet${this.#behind.failure ? ` (${this.#behind.failure.message})` : ""}`,
+      `the event store did not store it within ${this.#behind.settings.aheadWaitMs} ms${this.#behind.failure ? ` (${this.#behind.failure.message})` : ""}`,
     );
     const after = this.#behind.withdraw(entry.events) ? null : (late?.(entry.decision) ?? null);
     // Its record may be stored yet: what became of it follows it (a failure is the store's, reported).

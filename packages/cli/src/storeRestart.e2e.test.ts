@@ -140,7 +140,7 @@ describeWithBinaries(
       }
     }, 180_000);
 
-    test("a call while the server is down is answered and recorded when it is back; one still held when serve stops is reported LOST on stderr, without the password", async () => {
+    test("L1: a call while the server is down waits for its start to be stored, and is made once the server is back; one the store never takes is refused unmade, and what is held when serve stops is reported LOST, without the password", async () => {
       const cluster = await startThrowawayCluster();
       const password = new URL(cluster.url).password;
       const dir = tempDir();
@@ -148,6 +148,52 @@ describeWithBinaries(
       let client: ExtensionConnection | undefined;
       try {
         serve = await startServeHttp(["--config", calculatorConfig(dir), "--db", cluster.url], dir);
+        client = await connect(serve.url, "probe");
+        expect(await calculate(client, "6*7")).toContain("6*7 = 42");
+        await cluster.stop("fast");
+        // Made only once its start is stored: the server comes back while the call waits.
+        const waiting = calculate(client, "6*8");
+        await eventually(
+          () => /the event store refused \d+ call event/.test(serve!.stderr()),
+          "serve saying it holds the call's start",
+        );
+        await cluster.start();
+        expect(await waiting).toContain("6*8 = 48");
+        await eventually(
+          async () => (await auditCalls(cluster.url, dir)).length === 2,
+          "both calls in the log",
+        );
+        expect((await auditCalls(cluster.url, dir)).map((c) => c.outcome)).toEqual(["ok", "ok"]);
+
+        // Away for longer than a call waits (10 s): refused, never made; serve stops before the
+        // server is back, and says which events it could not store.
+        await cluster.stop("fast");
+        expect(await calculate(client, "6*9")).toMatch(/was not called: its record could not be stored first/);
+        await client.close();
+        client = undefined;
+        await serve.stop();
+        expect(serve.stderr()).toMatch(/LOST \d+ call event\(s\) the event store never took/);
+        expect(serve.stderr()).not.toContain(password);
+        await cluster.start();
+        expect((await auditCalls(cluster.url, dir)).map((c) => c.outcome)).toEqual(["ok", "ok"]);
+      } finally {
+        await client?.close();
+        await serve?.stop();
+        await cluster.remove();
+      }
+    }, 120_000);
+
+    test("relaxed: a call while the server is down is answered and recorded when it is back; one still held when serve stops is reported LOST on stderr, without the password", async () => {
+      const cluster = await startThrowawayCluster();
+      const password = new URL(cluster.url).password;
+      const dir = tempDir();
+      let serve: ServeProcess | undefined;
+      let client: ExtensionConnection | undefined;
+      try {
+        serve = await startServeHttp(
+          ["--config", calculatorConfig(dir), "--db", cluster.url, "--call-durability", "relaxed"],
+          dir,
+        );
         client = await connect(serve.url, "probe");
         expect(await calculate(client, "6*7")).toContain("6*7 = 42");
         await cluster.stop("fast");

@@ -114,11 +114,21 @@ export async function callTool(
     ? await c.writer.run(startCall)
     : c.durability === "write-ahead"
       ? // L1: stored before the call goes upstream, in a group commit with the calls beside it.
-        await c.writer.writeAhead(startCall, {
-          bounded: true,
-          waitMs: c.writer.aheadWaitMs,
-          late: notMade(callId, c.writer.aheadWaitMs),
-        })
+        await c.writer
+          .writeAhead(startCall, {
+            bounded: true,
+            waitMs: c.writer.aheadWaitMs,
+            late: notMade(callId, c.writer.aheadWaitMs),
+          })
+          .catch((error: unknown) => {
+            throw (error as AdapterError).code === "APPEND_REJECTED"
+              ? new AdapterError(
+                  "APPEND_REJECTED",
+                  `${name} was not called: its record could not be stored first (L1): ${(error as Error).message}`,
+                  { cause: error },
+                )
+              : error;
+          })
       : // Relaxed: decided within this turn when nothing is queued before it, written behind.
         (c.writer.writeBehindNow(startCall, { bounded: true }) ??
         (await c.writer.writeBehind(startCall, { bounded: true })));

@@ -118,7 +118,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
         .filter((e) => e.phase === "starting" || e.phase === "listing" || e.phase === "retrying")
         .map((e) => e.name);
       const authorizing = all.filter((e) => e.phase === "authorizing").map((e) => e.name);
-      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; calls ${callDurability === "relaxed" ? "written behind (relaxed: a crash may lose the record of the latest calls)" : "written ahead (each start stored before the call goes upstream)"}; registry ${host.streamId} in ${location.path}`;
     };
     const conversation = {
       deferral: {
