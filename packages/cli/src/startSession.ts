@@ -154,7 +154,7 @@ async function connectServers(
     if (!status || status.phase === "ready") continue;
     if (status.phase === "failed" && status.status === "connected") continue;
     const message =
-      status.phase === "failed"
+      status.phase === "failed" || status.phase === "retrying"
         ? (status.reason ?? `${ext.name} did not start`)
         : `${ext.name} was still ${status.phase === "listing" ? "listing its tools" : "starting"} after its startup grace of ${seconds(ext.startupGraceMs ?? host.options.startupGraceMs)}; \`serve\` leaves it out of its first tools/list too (raise \`startup_grace\` for it, or start its command by hand to see why)`;
     failures.push({ name: ext.name, message });

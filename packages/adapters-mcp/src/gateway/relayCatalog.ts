@@ -27,9 +27,11 @@ const RESOURCE_NOT_FOUND = -32002;
 export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
   const { server } = peer;
   const state = () => hub.host.state;
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: catalog(state()).prompts.map((p) => p.prompt) as never[],
-  }));
+  // Issue 34.3: a first list waits for the servers still starting, as a first tools/list does.
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    await hub.host.untilListed();
+    return { prompts: catalog(state()).prompts.map((p) => p.prompt) as never[] };
+  });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const resolved = resolvePrompt(state(), request.params.name);
     if (!resolved.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolved.message);
@@ -41,12 +43,16 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
       extra,
     )) as never;
   });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: catalog(state()).resources.map((r) => r.resource) as never[],
-  }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: catalog(state()).resourceTemplates.map((t) => t.template) as never[],
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await hub.host.untilListed();
+    return { resources: catalog(state()).resources.map((r) => r.resource) as never[] };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    await hub.host.untilListed();
+    return {
+      resourceTemplates: catalog(state()).resourceTemplates.map((t) => t.template) as never[],
+    };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const owner = ownerOf(hub, state(), request.params.uri);
     return (await hub.forward(peer, owner, "resources/read", request.params, extra)) as never;

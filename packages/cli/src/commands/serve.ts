@@ -101,10 +101,13 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       const all = host.extensions();
       const ready = all.filter((e) => e.phase === "ready").length;
       const waiting = all
-        .filter((e) => e.phase === "starting" || e.phase === "listing" || e.phase === "retrying")
+        .filter((e) => e.phase === "starting" || e.phase === "listing")
         .map((e) => e.name);
+      // Issue 34.2: a server that failed to start is said so, not said to be starting.
+      const retrying = all.filter((e) => e.phase === "retrying").map((e) => e.name);
+      const failed = all.filter((e) => e.phase === "failed").map((e) => e.name);
       const authorizing = all.filter((e) => e.phase === "authorizing").map((e) => e.name);
-      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
+      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${retrying.length > 0 ? ` (failed to start: ${retrying.join(", ")}; trying again, they join if they come up)` : ""}${failed.length > 0 ? ` (failed: ${failed.join(", ")}; see above)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; registry ${host.streamId} in ${location.path}`;
     };
     const conversation = {
       deferral: {
