@@ -65,6 +65,8 @@ export interface LoadedConfig {
   fileEnv: Record<string, string>;
   /** D1/S1: the `toolledger:` settings' `deferral` and `deferral_budget`, in every format. */
   fileDeferral?: { mode?: string; budget?: number };
+  /** V3: the `toolledger:` settings' `max_definition_kb`, in bytes (absent: the host's default). */
+  maxDefinitionBytes?: number;
   /** `file:line: …` lines for options that have no effect (an unknown option, a misspelling). */
   warnings: string[];
 }

@@ -9,6 +9,7 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
+import { MAX_DEFINITION_KB } from "../_configSchemas.js";
 import { CliError, usageError } from "../cliError.js";
 import { booleanOption, integerOption, type ParsedArgs, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -71,6 +72,12 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       "serve",
     );
   }
+  const maxDefinitionKb = integerOption(parsed, "max-definition-kb", "serve", 1);
+  if (maxDefinitionKb !== undefined && maxDefinitionKb > MAX_DEFINITION_KB)
+    throw usageError(
+      `serve: --max-definition-kb may be at most ${MAX_DEFINITION_KB} (KiB): a definition must fit one page of a served list, and pages stay within what clients read (the MCP SDK's stdio client reads at most 10 MiB a message); got ${maxDefinitionKb}`,
+      "serve",
+    );
   const maxMessageMb = integerOption(parsed, "max-message-mb", "serve", 1);
   const maxMessageBytes = maxMessageMb === undefined ? undefined : maxMessageMb * 1024 * 1024;
   const view = booleanOption(parsed, "view");
@@ -87,6 +94,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       env: deps.env,
       ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
+      ...(maxDefinitionKb === undefined ? {} : { maxDefinitionBytes: maxDefinitionKb * 1024 }),
       pinning: "quarantine",
       onHost: (host) => reportPins(host, o),
       // A4: a server that needs authorization starts the browser step (once) and joins after.

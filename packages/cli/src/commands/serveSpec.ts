@@ -82,6 +82,13 @@ export const serveSpec: CommandSpec = {
         "record tool call arguments and results (truncated to 4 KiB, config secrets redacted, credential-looking keys masked); off by default",
     },
     {
+      name: "max-definition-kb",
+      type: "string",
+      value: "<KiB>",
+      description:
+        "largest tool, prompt, resource or template definition served (its JSON; default 1024, at most 8064: a definition must fit one page of a list, and lists are served in pages of at most 8 MiB, which every client reads); a larger one is not served, and is said on stderr and recorded (V3); wins over the config file's toolledger.max_definition_kb",
+    },
+    {
       name: "max-message-mb",
       type: "string",
       value: "<MiB>",

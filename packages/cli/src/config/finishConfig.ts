@@ -77,6 +77,9 @@ export function finish(
             ...(settings.deferral_budget === undefined ? {} : { budget: settings.deferral_budget }),
           },
         }),
+    ...(settings?.max_definition_kb === undefined
+      ? {}
+      : { maxDefinitionBytes: settings.max_definition_kb * 1024 }),
     warnings: sortIssues(warnings).map(
       (w) => `${file}:${w.line}:${w.col}: ${w.field}: ${w.message}`,
     ),
