@@ -11,6 +11,9 @@ export function unavailableAdvice(status: ExtensionStatus | undefined, now = Dat
       return "It has been restarted since: call the tool again.";
     case "starting":
     case "listing":
+      // Issue 34.5: a first start that is taking long (a hang in initialize, a slow download).
+      if (status.attempts <= 1)
+        return `Its first start has not finished yet: its tools join when it is ready (the client is told with tools/list_changed); call the tool again then. ${others}`;
       return "It is starting again now: call the tool again in a moment.";
     case "authorizing":
       // The recorded reason already says how to authorize it (A4).

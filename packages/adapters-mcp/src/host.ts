@@ -15,9 +15,11 @@ export type {
   ExtensionStatus,
 } from "./host/extensionStatus.js";
 export {
+  DEFAULT_MAX_DEFINITION_BYTES,
   DEFAULT_RETRY,
   DEFAULT_STARTUP_GRACE_MS,
   type HostOptions,
+  MAX_DEFINITION_BYTES,
   type RetryPolicy,
 } from "./host/hostOptions.js";
 export { compactTime, newRegistryStreamId } from "./host/registryStreamId.js";

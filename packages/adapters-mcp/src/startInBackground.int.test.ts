@@ -128,6 +128,44 @@ describe("startExtensions", () => {
     expect(errors[0]).toContain("(attempt 1 of 2; next attempt in 100 ms)");
   }, 30_000);
 
+  it("issue 34.2: untilListed does not wait for a server whose attempt failed and that waits for its next one", async () => {
+    // Were the missing command waited for, untilListed would wait its grace (10 minutes).
+    host = await openHost({
+      retry: { attempts: 3, initialDelayMs: 60_000, maxDelayMs: 60_000 },
+      startupGraceMs: 600_000,
+    });
+    await host.startExtensions([
+      { type: "stdio", name: "ghost", command: "/nonexistent" },
+      shipped("good", "notes"),
+    ]);
+    await host.untilListed();
+    const byKey = Object.fromEntries(host.extensions().map((e) => [e.key, e.phase]));
+    expect(byKey).toEqual({ ghost: "retrying", good: "ready" });
+    expect((await failures(host, "ghost"))[0]).toContain("ENOENT");
+  }, 30_000);
+
+  it("issue 34.5: a call of a tool of a server that never started waits at most its grace, then says it has not started", async () => {
+    host = await openHost({ connectTimeoutMs: 120_000, startupGraceMs: 300 });
+    await host.startExtensions([shipped("hang", "slowStart", ["--hang-init"])]);
+    const conversation = await openConversation(host);
+    try {
+      // Were it waited for up to the call timeout (60 s), the test would time out first.
+      const outcome = await conversation.callTool("hang__x", {});
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: {
+          code: "EXTENSION_UNAVAILABLE",
+          message: expect.stringContaining(
+            'tool hang__x cannot be called: extension "hang" has not started (none of its tools has been listed yet). Its first start has not finished yet',
+          ),
+        },
+      });
+      expect(host.extensions()[0]).toMatchObject({ phase: "starting", attempts: 1 });
+    } finally {
+      await conversation.close("test over");
+    }
+  }, 30_000);
+
   it("a call or an enable naming a tool of a server still starting waits for it, then runs", async () => {
     host = await openHost();
     await host.startExtensions([

@@ -1,6 +1,12 @@
 import { ALWAYS_LOAD_ENV, DEFERRAL_ENV, PinPolicySchema } from "@toolledger/core";
 import { z } from "zod";
 
+/**
+ * V3: the largest cap on one definition, in KiB: the adapters' MAX_DEFINITION_BYTES (kept
+ * here as a number so reading a config file loads no adapter; a test keeps the two equal).
+ */
+export const MAX_DEFINITION_KB = 8064;
+
 const stringMap = z.record(z.string(), z.string());
 const pinningPolicy = z.enum(PinPolicySchema.options, {
   error: 'must be "quarantine", "warn" or "off"',
@@ -227,6 +233,15 @@ export const FileSettingsSchema = z
         message: 'call_durability must be "write-ahead" or "relaxed"',
       })
       .optional(),
+    /** V3: the largest definition served, in KiB (`serve --max-definition-kb` wins). */
+    max_definition_kb: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DEFINITION_KB, {
+        message: `at most ${MAX_DEFINITION_KB} (KiB): a definition must fit one page of a served list`,
+      })
+      .optional(),
   })
   .optional();
 export const FILE_SETTING_NAMES = [
@@ -239,4 +254,5 @@ export const FILE_SETTING_NAMES = [
   "deferral_budget",
   "pinning",
   "call_durability",
+  "max_definition_kb",
 ];

@@ -504,7 +504,7 @@ describe("every option, the same effect in every format", () => {
     );
     expect(config.servers).toHaveLength(1);
     expect(config.warnings).toEqual([
-      "/c/mcp.json:1:17: toolledger.timeuot: unknown setting timeuot; it has no effect (known: timeout, start_timeout, startup_grace, inherit_env, workspace_folder, deferral, deferral_budget, pinning, call_durability)",
+      "/c/mcp.json:1:17: toolledger.timeuot: unknown setting timeuot; it has no effect (known: timeout, start_timeout, startup_grace, inherit_env, workspace_folder, deferral, deferral_budget, pinning, call_durability, max_definition_kb)",
       "/c/mcp.json:3:24: mcpServers.a.availableTools: unknown option availableTools; it has no effect (did you mean available_tools?)",
       "/c/mcp.json:3:49: mcpServers.a.cmd: unknown option cmd; it has no effect (did you mean command?)",
     ]);

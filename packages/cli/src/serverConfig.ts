@@ -67,6 +67,8 @@ export interface LoadedConfig {
   fileDeferral?: { mode?: string; budget?: number };
   /** L1: the `toolledger:` settings' `call_durability`, in every format. */
   callDurability?: "write-ahead" | "relaxed";
+  /** V3: the `toolledger:` settings' `max_definition_kb`, in bytes (absent: the host's default). */
+  maxDefinitionBytes?: number;
   /** `file:line: …` lines for options that have no effect (an unknown option, a misspelling). */
   warnings: string[];
 }

@@ -37,6 +37,8 @@ interface HostStartOptions {
   outerPrefixBudget?: number;
   /** Largest stdio message read from a server (serve --max-message-mb). */
   maxMessageBytes?: number;
+  /** V3: the largest definition served (serve --max-definition-kb; else the config file's). */
+  maxDefinitionBytes?: number;
   /** P5: the pinning policy of servers the config sets none for (serve: quarantine). */
   pinning?: PinPolicy;
   /** Told the host before any server starts (to follow its events from the first). */
@@ -83,6 +85,10 @@ export async function startHostInBackground(
   return { host, failures };
 }
 
+/** V3: what to do about a definition over the cap (serve's flag, or the config file's key). */
+const OVERSIZED_HINT =
+  " (raise the limit with serve's --max-definition-kb or the config file's toolledger.max_definition_kb if it must be served)";
+
 function reportStatus(host: ToolledgerHost, s: ExtensionStatus, o: Output): void {
   const attempts = DEFAULT_RETRY.attempts;
   if (s.phase === "ready") {
@@ -90,10 +96,12 @@ function reportStatus(host: ToolledgerHost, s: ExtensionStatus, o: Output): void
     o.note(
       `toolledger: ${s.name} is ready (${tools} tool(s))${s.attempts > 1 ? ` after ${s.attempts} attempts` : ""}`,
     );
-    // R9: a tool the server listed and the gateway cannot serve is said, with its reason.
+    // R9/V3: a definition the server listed and the gateway cannot serve is said, with its reason.
     for (const d of host.diagnostics())
-      if (d.kind === "rejected_tool" && d.extension === s.key)
-        o.note(`${o.err.yellow("warning:")} ${d.message}`);
+      if ((d.kind === "rejected_tool" || d.kind === "rejected_definition") && d.extension === s.key)
+        o.note(
+          `${o.err.yellow("warning:")} ${d.message}${d.reason === "oversized" ? OVERSIZED_HINT : ""}`,
+        );
   } else if (s.phase === "retrying") {
     const wait = s.nextAttemptAt ? Math.max(0, Date.parse(s.nextAttemptAt) - Date.now()) : 0;
     o.note(
@@ -118,6 +126,8 @@ export async function startSession(
   reportWarnings(config, o);
   const session = await openSession({
     now: options.now,
+    // V3: the config file's cap on one definition applies to what is listed here too.
+    ...(config.maxDefinitionBytes ? { maxDefinitionBytes: config.maxDefinitionBytes } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
     conversation: {
       deferral: {
@@ -154,7 +164,7 @@ async function connectServers(
     if (!status || status.phase === "ready") continue;
     if (status.phase === "failed" && status.status === "connected") continue;
     const message =
-      status.phase === "failed"
+      status.phase === "failed" || status.phase === "retrying"
         ? (status.reason ?? `${ext.name} did not start`)
         : `${ext.name} was still ${status.phase === "listing" ? "listing its tools" : "starting"} after its startup grace of ${seconds(ext.startupGraceMs ?? host.options.startupGraceMs)}; \`serve\` leaves it out of its first tools/list too (raise \`startup_grace\` for it, or start its command by hand to see why)`;
     failures.push({ name: ext.name, message });
@@ -212,6 +222,9 @@ async function openReportingHost(
     ...(options.store ? { store: options.store } : {}),
     ...(options.outerPrefixBudget ? { outerPrefixBudget: options.outerPrefixBudget } : {}),
     ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    ...((options.maxDefinitionBytes ?? config.maxDefinitionBytes)
+      ? { maxDefinitionBytes: options.maxDefinitionBytes ?? config.maxDefinitionBytes }
+      : {}),
     ...(options.pinning ? { pinning: options.pinning } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
     now: options.now,

@@ -168,7 +168,9 @@ describeWithBinaries(
         // Away for longer than a call waits (10 s): refused, never made; serve stops before the
         // server is back, and says which events it could not store.
         await cluster.stop("fast");
-        expect(await calculate(client, "6*9")).toMatch(/was not called: its record could not be stored first/);
+        expect(await calculate(client, "6*9")).toMatch(
+          /was not called: its record could not be stored first/,
+        );
         await client.close();
         client = undefined;
         await serve.stop();

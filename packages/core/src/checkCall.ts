@@ -53,8 +53,8 @@ export type CallRefusal = Extract<CheckCallResult, { ok: false }>["error"];
 /**
  * R13 + D3 + D9 + P2: may the model call `name` now? Resolves the owner and raw name; refuses
  * app-only tools and deferred tools that are not enabled, and a name of an extension that
- * is down (its tools left with its failed fetch) with why, instead of "unknown tool" and
- * another extension's close names. Permission checks stay the host's.
+ * is down (its tools left with its failed fetch) or has not started (nothing of it listed
+ * yet) with why, instead of "unknown tool" and another extension's close names. Permission checks stay the host's.
  */
 export function checkCall(
   state: State,
@@ -89,6 +89,17 @@ export function checkCall(
     const down =
       resolved.error.code === "UNKNOWN_TOOL" ? downExtension(state, name, options) : null;
     if (!down) return resolved;
+    if (down.fetch.status === "never") {
+      return {
+        ok: false,
+        error: {
+          code: "EXTENSION_UNAVAILABLE",
+          name,
+          message: `tool ${name} cannot be called: extension ${JSON.stringify(down.name)} has not started (none of its tools has been listed yet)`,
+          suggestions: [],
+        },
+      };
+    }
     // Hosts record a lost server as `extension "<name>" is unavailable: <why>`.
     const lead = `extension ${JSON.stringify(down.name)} is unavailable: `;
     const why = down.fetch.error ?? "its tools could not be fetched";

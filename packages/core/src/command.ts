@@ -10,6 +10,7 @@ import {
   McpResourceSchema,
   McpResourceTemplateSchema,
   McpToolSchema,
+  OversizedDefinitionSchema,
 } from "./events.js";
 import {
   ApproveDefinitionsCommandSchema,
@@ -75,6 +76,8 @@ export const RecordFetchCommandSchema = z.strictObject({
     .optional(),
   /** R11: `"extension"`: stale only when its own extension was invalidated after it started. */
   scope: FetchScopeSchema.optional(),
+  /** V3: tools the server listed that are over the host's cap on one definition (not in `tools`). */
+  oversized: z.array(OversizedDefinitionSchema).optional(),
 });
 
 export const RecordFetchFailureCommandSchema = z.strictObject({
@@ -160,6 +163,8 @@ export const RecordPromptsCommandSchema = z.strictObject({
   startedAtVersion: version,
   prompts: z.array(McpPromptSchema),
   error: z.string().optional(),
+  /** V3: prompts over the host's cap on one definition (not in `prompts`). */
+  oversized: z.array(OversizedDefinitionSchema).optional(),
 });
 
 /** G1: every page of `resources/list` and `resources/templates/list`; `error` when it failed. */
@@ -171,6 +176,8 @@ export const RecordResourcesCommandSchema = z.strictObject({
   resources: z.array(McpResourceSchema),
   resourceTemplates: z.array(McpResourceTemplateSchema),
   error: z.string().optional(),
+  /** V3: resources and templates over the host's cap on one definition (not in the lists). */
+  oversized: z.array(OversizedDefinitionSchema).optional(),
 });
 
 /** C1: a host run starts writing its registry stream. */

@@ -2,6 +2,7 @@ import { hget, hkeys } from "./_hashDict.js";
 import { winnerOf, wireWinner } from "./_registry.js";
 import { catalog } from "./catalog.js";
 import type { Anomaly } from "./events.js";
+import { oversizedKind, oversizedMessage } from "./oversizedDefinition.js";
 import type { State } from "./state.js";
 
 export type Diagnostic =
@@ -26,6 +27,15 @@ export type Diagnostic =
       name: string;
       winner: string;
       losers: string[];
+      message: string;
+    }
+  | {
+      /** V3: a prompt, resource or template its server listed over the host's cap on one definition. */
+      kind: "rejected_definition";
+      extension: string;
+      what: "prompt" | "resource" | "resource_template";
+      name: string;
+      reason: "oversized";
       message: string;
     }
   | {
@@ -167,6 +177,17 @@ function catalogDiagnostics(state: State, includeHidden: boolean): Diagnostic[] 
       ["prompts", ext.catalog.promptsList],
       ["resources", ext.catalog.resourcesList],
     ] as const) {
+      for (const d of status.oversized ?? []) {
+        const what = oversizedKind(list, d) as "prompt" | "resource" | "resource_template";
+        out.push({
+          kind: "rejected_definition",
+          extension: key,
+          what,
+          name: d.name,
+          reason: "oversized",
+          message: `${key}: ${oversizedMessage(what, d)}`,
+        });
+      }
       if (status.status !== "failed") continue;
       out.push({
         kind: "list_fetch_failed",

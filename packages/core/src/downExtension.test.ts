@@ -84,3 +84,30 @@ describe("calls to a down extension's tools (issue 10, R5, R13)", () => {
     });
   });
 });
+
+describe("calls to a tool of an extension that has not started (issue 34.5)", () => {
+  it("say it has not started, recorded as unavailable, not as an unknown tool", () => {
+    const h = host();
+    h.add("hang");
+    h.add("notes");
+    h.fetch("notes", ["add_note"]);
+    expect(checkCall(h.state, "hang__x")).toMatchObject({
+      ok: false,
+      error: {
+        code: "EXTENSION_UNAVAILABLE",
+        suggestions: [],
+        message:
+          'tool hang__x cannot be called: extension "hang" has not started (none of its tools has been listed yet)',
+      },
+    });
+    const decision = decide(h.state, { type: "StartCall", callId: "c1", name: "hang.x" });
+    expect(decision.ok && decision.events[1]).toMatchObject({
+      type: "ToolCallFinished",
+      outcome: "unavailable",
+      reason: "EXTENSION_UNAVAILABLE",
+    });
+    // Once it is listed, its tools resolve.
+    h.fetch("hang", ["x"]);
+    expect(checkCall(h.state, "hang__x")).toMatchObject({ ok: true, extension: "hang" });
+  });
+});

@@ -67,12 +67,15 @@ export const EVENT_CATALOG: readonly {
     ],
   },
   {
-    // toolledger 0.3.0: write-ahead calls and the ends of lost gateways (L1–L3).
+    // toolledger 0.3.0: write-ahead calls and the ends of lost gateways (L1–L3); lists in pages (V3).
     version: 3,
     added: [],
     changed: [
       "ToolCallFinished@1: outcome `unknown` (L3: nobody saw the call end)",
       "ConversationClosed@1: `lastSeen` (L3: a conversation whose gateway is gone, closed as `lost`)",
+      "ToolsFetched@1: `oversized` (V3: definitions over the cap, left out)",
+      "PromptsFetched@1: `oversized` (V3)",
+      "ResourcesFetched@1: `oversized` (V3)",
     ],
   },
 ];

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { OAUTH_EVENT_SCHEMAS } from "./authorization/authorizationEvents.js";
 import { ToolCallFinishedSchema, ToolCallStartedSchema } from "./calls/callEvents.js";
 import {
+  OversizedDefinitionSchema,
   PromptsFetchedSchema,
   PromptsInvalidatedSchema,
   ResourcesFetchedSchema,
@@ -121,6 +122,8 @@ export const ToolsFetchedSchema = z.object({
   wireNames: z.array(z.object({ rawName: z.string(), wireName: z.string() })).optional(),
   /** R11: `"extension"`: stale only when its own extension was invalidated after it started. */
   scope: FetchScopeSchema.optional(),
+  /** V3: tools listed but over the host's cap on one definition, not in `tools` (absent: none). */
+  oversized: z.array(OversizedDefinitionSchema).optional(),
   origin,
 });
 export type ToolsFetched = z.infer<typeof ToolsFetchedSchema>;

@@ -182,6 +182,8 @@ export {
   McpResourceTemplateSchema,
   type McpTool,
   McpToolSchema,
+  type OversizedDefinition,
+  OversizedDefinitionSchema,
   type PendingRequest,
   type PromptsFetched,
   PromptsFetchedSchema,
@@ -262,6 +264,12 @@ export {
   EventOriginKindSchema,
   EventOriginSchema,
 } from "./origin.js";
+export {
+  type DefinitionKind,
+  formatBytes,
+  oversizedKind,
+  oversizedMessage,
+} from "./oversizedDefinition.js";
 export {
   ALWAYS_LOAD_ENV,
   DEFERRAL_ENV,

@@ -11,6 +11,7 @@ import type {
   McpResource,
   McpResourceTemplate,
   McpTool,
+  OversizedDefinition,
   PendingRequest,
 } from "./events.js";
 import type { ExtensionPins } from "./pinning/pinState.js";
@@ -49,7 +50,8 @@ export interface RegisteredTool {
 
 export interface RejectedTool {
   rawName: string;
-  reason: "malformed" | "duplicate";
+  /** R9 (malformed, duplicate), V3 (oversized: over the host's cap on one definition). */
+  reason: "malformed" | "duplicate" | "oversized";
   message: string;
 }
 
@@ -111,6 +113,8 @@ export interface ListStatus {
   status: "never" | "ok" | "failed";
   error: string | null;
   staleFetches: number;
+  /** V3: what the applied fetch listed over the host's cap on one definition (absent: nothing). */
+  oversized?: readonly OversizedDefinition[];
 }
 
 export interface ExtensionCatalog {

@@ -22,11 +22,14 @@ import { gatewayTools, gatewayView } from "./gatewayTools.js";
 import { relayCatalog } from "./relayCatalog.js";
 import { relayLogging } from "./relayLogging.js";
 import { relayToolCall } from "./relayToolCall.js";
+import { DEFAULT_LIST_PAGE_BYTES, servedPage } from "./servedPages.js";
 import { ConversationTasks } from "./tasks/conversationTasks.js";
 import { hasRequiredTasks } from "./tasks/hasRequiredTasks.js";
 import { markLostTasks } from "./tasks/markLostTasks.js";
 import { callRequiredTask, relayTaskCall, taskSupportOf } from "./tasks/relayTaskCall.js";
 import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
+
+const toolName = (tool: { name: string }) => tool.name;
 
 /** One downstream MCP session: its SDK server and its conversation (C2). */
 export interface Downstream {
@@ -133,10 +136,16 @@ export function createGatewayServer(
       report(new Error(`could not open a conversation: ${String(error)}`)),
     );
   };
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  const pageBytes = options.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     // Issue 20: servers still starting are waited for, up to their startup grace.
     await host.untilListed();
-    return { tools: gatewayTools((await conversation()).state) as Tool[] };
+    const tools = gatewayTools((await conversation()).state);
+    // V3: in pages a client can read.
+    const page = servedPage("tools", tools, toolName, request.params?.cursor, pageBytes);
+    return page.nextCursor === undefined
+      ? { tools: page.items as Tool[] }
+      : { tools: page.items as Tool[], nextCursor: page.nextCursor };
   });
   const callTool: ToolCallHandler = async (params, extra) => {
     const c = opened ?? (await conversation());
@@ -157,7 +166,7 @@ export function createGatewayServer(
     return tasks!;
   });
   relayLogging(hub, peer);
-  const stopCatalog = relayCatalog(hub, peer);
+  const stopCatalog = relayCatalog(hub, peer, pageBytes);
   return {
     server,
     callTool,

@@ -19,6 +19,11 @@ export interface GatewayOptions {
   /** Timeout of a request relayed to a server (prompts/get, resources/read…). Default 60 s. */
   requestTimeoutMs?: number;
   /**
+   * V3: the most JSON (bytes) one page of a served list (tools, prompts, resources, templates)
+   * holds; a longer list is served in pages (`nextCursor`). Default DEFAULT_LIST_PAGE_BYTES (8 MiB).
+   */
+  listPageBytes?: number;
+  /**
    * What the downstream sessions of one host share (`createGatewayHub`). `serveGatewayStdio`
    * and `serveGatewayHttp` make it; `createGatewayServer` without it makes one for its session
    * alone, and one host is served by one hub at a time.

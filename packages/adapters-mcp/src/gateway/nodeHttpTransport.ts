@@ -15,11 +15,16 @@ import {
 import { isPlainRequest } from "./isPlainRequest.js";
 
 /** Lists whose JSON is already known (the gateway's served tool list), so no response re-serialises them. */
-const knownJson = new WeakMap<object, string>();
+const knownJsonOf = new WeakMap<object, string>();
 
 /** Registers `json` as the serialisation of `list` (it must be exactly `JSON.stringify(list)`). */
 export function rememberJson(list: object, json: string): void {
-  knownJson.set(list, json);
+  knownJsonOf.set(list, json);
+}
+
+/** The JSON registered for `list` with `rememberJson`, if any. */
+export function knownJson(list: object): string | undefined {
+  return knownJsonOf.get(list);
 }
 
 interface PostStream {
@@ -267,7 +272,7 @@ function event(message: JSONRPCMessage): string {
 function serialize(message: JSONRPCMessage): string {
   const result = (message as { result?: Record<string, unknown> }).result;
   if (result && "tools" in result && typeof result.tools === "object" && result.tools !== null) {
-    const json = knownJson.get(result.tools);
+    const json = knownJsonOf.get(result.tools);
     if (json !== undefined && Object.keys(result).length === 1) {
       const id = (message as { id: RequestId }).id;
       return `{"result":{"tools":${json}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;

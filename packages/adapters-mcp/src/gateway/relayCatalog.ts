@@ -9,11 +9,21 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { catalog, getExtension, resolvePrompt, resourceOwner, type State } from "@toolledger/core";
+import {
+  catalog,
+  getExtension,
+  type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
+  resolvePrompt,
+  resourceOwner,
+  type State,
+} from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import type { Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";
 import { ProtocolError } from "./protocolError.js";
+import { DEFAULT_LIST_PAGE_BYTES, type ServedPage, servedPage } from "./servedPages.js";
 
 /** MCP's "resource not found" (specification: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -24,12 +34,26 @@ const RESOURCE_NOT_FOUND = -32002;
  * registry's recorded lists and relayed to the owning server. A change of a served list
  * sends its `list_changed`. Returns the function that stops that.
  */
-export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
+export function relayCatalog(
+  hub: GatewayHub,
+  peer: Peer,
+  pageBytes: number = DEFAULT_LIST_PAGE_BYTES,
+): () => void {
   const { server } = peer;
   const state = () => hub.host.state;
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: catalog(state()).prompts.map((p) => p.prompt) as never[],
-  }));
+  // Issue 34.3: a first list waits for the servers still starting, as a first tools/list
+  // does; V3: in pages a client can read.
+  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+    await hub.host.untilListed();
+    const page = servedPage(
+      "prompts",
+      servedPrompts(state()),
+      (p) => p.name,
+      request.params?.cursor,
+      pageBytes,
+    );
+    return { prompts: page.items as never[], ...next(page) };
+  });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const resolved = resolvePrompt(state(), request.params.name);
     if (!resolved.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolved.message);
@@ -41,12 +65,28 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
       extra,
     )) as never;
   });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: catalog(state()).resources.map((r) => r.resource) as never[],
-  }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: catalog(state()).resourceTemplates.map((t) => t.template) as never[],
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    await hub.host.untilListed();
+    const page = servedPage(
+      "resources",
+      servedResources(state()),
+      (r) => r.uri,
+      request.params?.cursor,
+      pageBytes,
+    );
+    return { resources: page.items as never[], ...next(page) };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
+    await hub.host.untilListed();
+    const page = servedPage(
+      "resourceTemplates",
+      servedTemplates(state()),
+      (t) => t.uriTemplate,
+      request.params?.cursor,
+      pageBytes,
+    );
+    return { resourceTemplates: page.items as never[], ...next(page) };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const owner = ownerOf(hub, state(), request.params.uri);
     return (await hub.forward(peer, owner, "resources/read", request.params, extra)) as never;
@@ -112,6 +152,28 @@ export function relayCatalog(hub: GatewayHub, peer: Peer): () => void {
     for (const s of subscriptions) s.unsubscribe();
   };
 }
+
+/** A page's `nextCursor`, when there is a next page. */
+function next(page: ServedPage<unknown>): { nextCursor?: string } {
+  return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
+}
+
+/** The served lists, one array per catalog (memoised per registry), so pages measure it once. */
+const served = new WeakMap<object, unknown[]>();
+
+function memo<T, U>(list: readonly T[], item: (t: T) => U): U[] {
+  let out = served.get(list) as U[] | undefined;
+  if (out === undefined) {
+    out = list.map(item);
+    served.set(list, out);
+  }
+  return out;
+}
+
+const servedPrompts = (s: State): McpPrompt[] => memo(catalog(s).prompts, (p) => p.prompt);
+const servedResources = (s: State): McpResource[] => memo(catalog(s).resources, (r) => r.resource);
+const servedTemplates = (s: State): McpResourceTemplate[] =>
+  memo(catalog(s).resourceTemplates, (t) => t.template);
 
 /**
  * The extension that serves a URI: the one whose recorded list or template has it, else the

@@ -101,13 +101,17 @@ export class ExtensionSupervisor {
     return this.config.startupGraceMs ?? this.#host.options.startupGraceMs;
   }
 
-  /** Enters `phase` and says so; a startup ends at ready, failed or stopped. */
+  /**
+   * Enters `phase` and says so; a startup ends at ready, failed, stopped, authorizing or
+   * retrying: only a start in progress is waited for (issue 34.2).
+   */
   enter(phase: ExtensionPhase): void {
     this.#phase = phase;
     this.#phaseSince = performance.now();
-    // Waiting for the user (authorizing) is no start in progress: a first tools/list does not wait for it.
-    if (phase === "ready" || phase === "failed" || phase === "stopped" || phase === "authorizing")
-      this.startup.end();
+    // Waiting for the user (authorizing) is no start in progress, nor is waiting for the next
+    // attempt after a failed one (a command that does not exist fails every time): a first
+    // tools/list waits for neither; a server that comes up later joins with list_changed.
+    if (phase !== "starting" && phase !== "listing") this.startup.end();
     this.#host.status(this);
   }
 

@@ -20,6 +20,12 @@ export interface HostOptions {
   maxPages?: number;
   /** Largest message read from a stdio server; a larger reply fails its request as MESSAGE_TOO_LARGE. Default 64 MiB. */
   maxMessageBytes?: number;
+  /**
+   * V3: the largest definition (a tool, prompt, resource or resource template, its JSON in
+   * UTF-8 bytes) recorded and served; a larger one is left out of the recorded listing and
+   * reported with it. At most MAX_DEFINITION_BYTES. Default DEFAULT_MAX_DEFINITION_BYTES (1 MiB).
+   */
+  maxDefinitionBytes?: number;
   /** Quiet period that folds a burst of list_changed into one refetch. Default 25 ms. */
   refetchDebounceMs?: number;
   /**
@@ -84,6 +90,18 @@ export interface RetryPolicy {
  */
 export const DEFAULT_STARTUP_GRACE_MS = 15_000;
 
+/**
+ * V3: a definition over 1 MiB is a quarter of a million tokens, more than most models read in
+ * a whole turn: such a definition is a server's mistake (or an attack on its clients).
+ */
+export const DEFAULT_MAX_DEFINITION_BYTES = 1024 * 1024;
+
+/**
+ * V3: the largest cap on one definition: a definition must fit one page of a served list
+ * (DEFAULT_LIST_PAGE_BYTES, 8 MiB) with room for the rest of the message.
+ */
+export const MAX_DEFINITION_BYTES = 8 * 1024 * 1024 - 128 * 1024;
+
 /** A reasonable policy for a long-running gateway: 6 attempts over about a minute. */
 export const DEFAULT_RETRY: RetryPolicy = {
   attempts: 6,
@@ -99,6 +117,7 @@ export type ResolvedHostOptions = Readonly<{
   connectTimeoutMs: number;
   maxPages: number;
   maxMessageBytes: number | undefined;
+  maxDefinitionBytes: number;
   refetchDebounceMs: number;
   startupGraceMs: number;
   retry: RetryPolicy | null;
@@ -118,6 +137,7 @@ export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
     connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
     maxPages: options.maxPages ?? 100,
     maxMessageBytes: options.maxMessageBytes,
+    maxDefinitionBytes: definitionCap(options.maxDefinitionBytes),
     refetchDebounceMs: options.refetchDebounceMs ?? 25,
     startupGraceMs: options.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS,
     outerPrefixBudget: options.outerPrefixBudget ?? 0,
@@ -129,4 +149,14 @@ export function resolveHostOptions(options: HostOptions): ResolvedHostOptions {
     oauth: options.oauth,
     lease: options.lease ?? {},
   };
+}
+
+/** V3: the cap on one definition, checked: a whole number of bytes, at most MAX_DEFINITION_BYTES. */
+function definitionCap(bytes: number | undefined): number {
+  if (bytes === undefined) return DEFAULT_MAX_DEFINITION_BYTES;
+  if (!Number.isInteger(bytes) || bytes < 1 || bytes > MAX_DEFINITION_BYTES)
+    throw new RangeError(
+      `maxDefinitionBytes must be a whole number of bytes from 1 to ${MAX_DEFINITION_BYTES} (a definition must fit one page of a served list), got ${String(bytes)}`,
+    );
+  return bytes;
 }

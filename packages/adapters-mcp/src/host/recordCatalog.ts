@@ -1,8 +1,16 @@
-import { type Command, getExtension, type State } from "@toolledger/core";
+import {
+  type Command,
+  getExtension,
+  type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
+  type State,
+} from "@toolledger/core";
 import { asAdapterError } from "../adapterError.js";
 import type { ExtensionConnection } from "../extensionConnection.js";
 import { fetchPrompts, fetchResources } from "../fetchCatalog.js";
 import type { StreamWriter } from "../streamWriter.js";
+import { withinCap } from "./oversizedDefinitions.js";
 
 /** G1: an extension's lists other than its tools. */
 export type CatalogList = "prompts" | "resources";
@@ -10,6 +18,8 @@ export type CatalogList = "prompts" | "resources";
 export interface CatalogLimits {
   requestTimeoutMs: number;
   maxPages: number;
+  /** V3: the largest definition recorded (JSON bytes); a larger one is reported instead. */
+  maxDefinitionBytes: number;
 }
 
 /** The list's own version (bumped by each of its invalidations). */
@@ -49,18 +59,13 @@ export async function recordCatalogList(
     try {
       command =
         list === "prompts"
-          ? {
-              type: "RecordPrompts",
-              extension: key,
+          ? promptsCommand(key, startedAtVersion, await fetchPrompts(connection, limits), limits)
+          : resourcesCommand(
+              key,
               startedAtVersion,
-              prompts: await fetchPrompts(connection, limits),
-            }
-          : {
-              type: "RecordResources",
-              extension: key,
-              startedAtVersion,
-              ...(await fetchResources(connection, limits)),
-            };
+              await fetchResources(connection, limits),
+              limits,
+            );
     } catch (error) {
       const e = asAdapterError(error);
       if (e.code === "SESSION_CLOSED" || connection.closed) return;
@@ -71,6 +76,49 @@ export async function recordCatalogList(
     await writer.execute(() => command);
     if (catalogListVersion(writer.state, key, list) === startedAtVersion) return;
   }
+}
+
+/** G1/V3: a prompts listing as recorded: a prompt over the cap is reported instead. */
+function promptsCommand(
+  key: string,
+  startedAtVersion: number,
+  prompts: McpPrompt[],
+  limits: CatalogLimits,
+): Command {
+  const { kept, oversized } = withinCap(prompts, limits.maxDefinitionBytes, (p) => p.name);
+  return {
+    type: "RecordPrompts",
+    extension: key,
+    startedAtVersion,
+    prompts: kept,
+    ...(oversized.length > 0 ? { oversized } : {}),
+  };
+}
+
+/** G1/V3: a resources listing as recorded: a resource or template over the cap is reported instead. */
+function resourcesCommand(
+  key: string,
+  startedAtVersion: number,
+  listed: { resources: McpResource[]; resourceTemplates: McpResourceTemplate[] },
+  limits: CatalogLimits,
+): Command {
+  const cap = limits.maxDefinitionBytes;
+  const resources = withinCap(listed.resources, cap, (r) => r.uri, "resource");
+  const templates = withinCap(
+    listed.resourceTemplates,
+    cap,
+    (t) => t.uriTemplate,
+    "resource_template",
+  );
+  const oversized = [...resources.oversized, ...templates.oversized];
+  return {
+    type: "RecordResources",
+    extension: key,
+    startedAtVersion,
+    resources: resources.kept,
+    resourceTemplates: templates.kept,
+    ...(oversized.length > 0 ? { oversized } : {}),
+  };
 }
 
 /** G1: a lost server's prompts and resources leave the lists with its tools. */

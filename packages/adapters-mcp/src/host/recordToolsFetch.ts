@@ -3,12 +3,15 @@ import { type AdapterError, asAdapterError } from "../adapterError.js";
 import type { ExtensionConnection } from "../extensionConnection.js";
 import { fetchTools } from "../fetchTools.js";
 import type { StreamWriter } from "../streamWriter.js";
+import { withinCap } from "./oversizedDefinitions.js";
 
 export interface ToolsFetchLimits {
   requestTimeoutMs: number;
   maxPages: number;
   /** R14: characters the host's own client puts in front of every tool name. */
   outerPrefixBudget: number;
+  /** V3: the largest tool definition recorded (JSON bytes); a larger one is reported instead. */
+  maxDefinitionBytes: number;
 }
 
 /**
@@ -37,11 +40,14 @@ export async function recordToolsFetch(
       requestTimeoutMs: limits.requestTimeoutMs,
       maxPages: limits.maxPages,
     });
+    // V3: a tool over the cap is not recorded (nor served): the listing reports it instead.
+    const { kept, oversized } = withinCap(fetched.tools, limits.maxDefinitionBytes, (t) => t.name);
     command = {
       type: "RecordFetch",
       extension: key,
       startedAtVersion,
-      tools: fetched.tools,
+      tools: kept,
+      ...(oversized.length > 0 ? { oversized } : {}),
       // R9: a partial listing is recorded as such, with why it stopped.
       ...(fetched.complete ? {} : { complete: false, reason: fetched.reason ?? "partial" }),
       // R14: wire names leave room for the prefix the host's own client puts in front.

@@ -1,7 +1,8 @@
 /**
  * An extension's first start under `startExtensions`: when its first attempt is over (what
- * `whenStarted` and a call naming its tools wait for), and when its startup is over (listed,
- * out of attempts or stopped: what a first tools/list waits for, up to its startup grace).
+ * `whenStarted` waits for), and when its startup is over (listed, failed, waiting for its next
+ * attempt or for authorization, or stopped: what a first list and a call naming its tools
+ * wait for, up to its startup grace).
  */
 export class StartupTracker {
   #firstAttempt: Promise<void> | null = null;

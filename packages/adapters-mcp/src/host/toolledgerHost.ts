@@ -216,10 +216,11 @@ export class ToolledgerHost {
   }
 
   /**
-   * What a first tools/list waits for: resolves once every extension added with
-   * `startExtensions` is listed (ready), out of attempts or removed, or its startup grace
-   * (its config's `startupGraceMs`, else the host's) ran out since it began. Costs nothing
-   * once every startup is over.
+   * What a first list (tools, prompts, resources) waits for: resolves once every extension
+   * added with `startExtensions` is listed (ready), failed (out of attempts, or waiting for
+   * its next attempt after a failed one), waiting for authorization or removed, or its
+   * startup grace (its config's `startupGraceMs`, else the host's) ran out since it began.
+   * Costs nothing once every startup is over.
    */
   untilListed(): Promise<void> {
     return untilListed(this.#supervisors.values());
@@ -238,8 +239,9 @@ export class ToolledgerHost {
 
   /**
    * Waits, at most `ms`, until the extensions that could own `names` (by their prefix, R5,
-   * or any unprefixed one) are past their first start: a call or an enable that names a tool
-   * of a server still starting is answered once that server is up, not refused as unknown.
+   * or any unprefixed one) are past their first start or past their startup grace: a call or
+   * an enable that names a tool of a server still starting is answered once that server is
+   * up, not refused as unknown (after the grace it is refused at once: it has not started).
    * Names that resolve now cost nothing.
    */
   async untilStartedFor(names: readonly string[], ms: number): Promise<void> {

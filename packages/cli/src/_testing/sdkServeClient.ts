@@ -90,8 +90,19 @@ async function connected(
     for (const w of waiters) w();
   });
   await client.connect(transport);
-  const names = async () =>
-    (await client.listTools(undefined, { timeout: 60_000 })).tools.map((t) => t.name).sort();
+  // Every page (V3: a long list comes in pages), as a patient client reads it.
+  const names = async () => {
+    const all: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+        timeout: 60_000,
+      });
+      all.push(...page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return all.sort();
+  };
   const until = (done: (names: string[]) => boolean, what: string, timeoutMs = 20_000) =>
     new Promise<string[]>((resolve, reject) => {
       let last: string[] = [];

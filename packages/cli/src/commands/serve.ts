@@ -9,6 +9,7 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
+import { MAX_DEFINITION_KB } from "../_configSchemas.js";
 import { CliError, usageError } from "../cliError.js";
 import { booleanOption, integerOption, type ParsedArgs, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -85,6 +86,12 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       "serve",
     );
   }
+  const maxDefinitionKb = integerOption(parsed, "max-definition-kb", "serve", 1);
+  if (maxDefinitionKb !== undefined && maxDefinitionKb > MAX_DEFINITION_KB)
+    throw usageError(
+      `serve: --max-definition-kb may be at most ${MAX_DEFINITION_KB} (KiB): a definition must fit one page of a served list, and pages stay within what clients read (the MCP SDK's stdio client reads at most 10 MiB a message); got ${maxDefinitionKb}`,
+      "serve",
+    );
   const maxMessageMb = integerOption(parsed, "max-message-mb", "serve", 1);
   const maxMessageBytes = maxMessageMb === undefined ? undefined : maxMessageMb * 1024 * 1024;
   const view = booleanOption(parsed, "view");
@@ -101,6 +108,7 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       env: deps.env,
       ...(outerPrefixBudget ? { outerPrefixBudget } : {}),
       ...(maxMessageBytes ? { maxMessageBytes } : {}),
+      ...(maxDefinitionKb === undefined ? {} : { maxDefinitionBytes: maxDefinitionKb * 1024 }),
       pinning: "quarantine",
       onHost: (host) => reportPins(host, o),
       // A4: a server that needs authorization starts the browser step (once) and joins after.
@@ -115,10 +123,13 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
       const all = host.extensions();
       const ready = all.filter((e) => e.phase === "ready").length;
       const waiting = all
-        .filter((e) => e.phase === "starting" || e.phase === "listing" || e.phase === "retrying")
+        .filter((e) => e.phase === "starting" || e.phase === "listing")
         .map((e) => e.name);
+      // Issue 34.2: a server that failed to start is said so, not said to be starting.
+      const retrying = all.filter((e) => e.phase === "retrying").map((e) => e.name);
+      const failed = all.filter((e) => e.phase === "failed").map((e) => e.name);
       const authorizing = all.filter((e) => e.phase === "authorizing").map((e) => e.name);
-      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; calls ${callDurability === "relaxed" ? "written behind (relaxed: a crash may lose the record of the latest calls)" : "written ahead (each start stored before the call goes upstream)"}; registry ${host.streamId} in ${location.path}`;
+      return `${tools} tool(s) from ${ready} of ${all.length} server(s)${waiting.length > 0 ? ` (still starting after the startup grace: ${waiting.join(", ")}; they join when ready)` : ""}${retrying.length > 0 ? ` (failed to start: ${retrying.join(", ")}; trying again, they join if they come up)` : ""}${failed.length > 0 ? ` (failed: ${failed.join(", ")}; see above)` : ""}${authorizing.length > 0 ? ` (waiting for OAuth authorization: ${authorizing.join(", ")}; they join once authorized)` : ""}, deferral ${deferral.mode}; calls ${callDurability === "relaxed" ? "written behind (relaxed: a crash may lose the record of the latest calls)" : "written ahead (each start stored before the call goes upstream)"}; registry ${host.streamId} in ${location.path}`;
     };
     const conversation = {
       deferral: {

@@ -89,6 +89,13 @@ export const serveSpec: CommandSpec = {
         "write-ahead (default): each call's start is stored before the call goes upstream, so the log holds every call that ran, in the order decided; relaxed: starts are written behind with the finishes, in group commits (faster; a crash may lose the record of calls that ran, and a `toolledger clear` from another process may be stored before calls decided ahead of it); default: the config file's `call_durability`",
     },
     {
+      name: "max-definition-kb",
+      type: "string",
+      value: "<KiB>",
+      description:
+        "largest tool, prompt, resource or template definition served (its JSON; default 1024, at most 8064: a definition must fit one page of a list, and lists are served in pages of at most 8 MiB, which every client reads); a larger one is not served, and is said on stderr and recorded (V3); wins over the config file's toolledger.max_definition_kb",
+    },
+    {
       name: "max-message-mb",
       type: "string",
       value: "<MiB>",

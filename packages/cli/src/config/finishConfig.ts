@@ -80,6 +80,9 @@ export function finish(
     ...(settings?.call_durability === undefined
       ? {}
       : { callDurability: settings.call_durability as "write-ahead" | "relaxed" }),
+    ...(settings?.max_definition_kb === undefined
+      ? {}
+      : { maxDefinitionBytes: settings.max_definition_kb * 1024 }),
     warnings: sortIssues(warnings).map(
       (w) => `${file}:${w.line}:${w.col}: ${w.field}: ${w.message}`,
     ),

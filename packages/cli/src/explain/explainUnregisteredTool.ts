@@ -40,7 +40,11 @@ export function explainUnregisteredTool(
       (x) => (ext.exposeUnprefixed ? x.rawName : `${key}__${x.rawName}`) === publicName,
     );
     if (!r) continue;
-    reasons.push({ rule: "R9", text: r.message, positions: at(facts.fetched, key) });
+    reasons.push({
+      rule: r.reason === "oversized" ? "V3" : "R9",
+      text: r.message,
+      positions: at(facts.fetched, key),
+    });
     return {
       asked: name,
       publicName,

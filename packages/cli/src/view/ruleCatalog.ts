@@ -198,6 +198,11 @@ export const RULE_SUMMARIES: Readonly<Record<string, { title: string; summary: s
     summary:
       "Every conformance scenario that passes against the upstream directly passes through the gateway.",
   },
+  V3: {
+    title: "Lists clients can read",
+    summary:
+      "Served lists come in pages of at most 8 MiB (nextCursor); a definition over the cap (1 MiB unless configured) is not served, and is said and recorded with its listing.",
+  },
   P1: {
     title: "What is pinned",
     summary:

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RULE_SUMMARIES, type ViewRule } from "./ruleCatalog.js";
 
-const RULE_ID = /^([RDECGAP]\d{1,2})\b/;
+const RULE_ID = /^([RDECGAPSV]\d{1,2})\b/;
 
 /**
  * The project's rules document: inside the installed package (`docs/rules.md` beside `dist/`),

@@ -28,6 +28,20 @@ export const McpResourceTemplateSchema = z.looseObject({
 });
 export type McpResourceTemplate = z.infer<typeof McpResourceTemplateSchema>;
 
+/**
+ * V3: a definition the host did not record because its JSON (UTF-8 bytes) is over the host's
+ * cap on one definition (`limit`): not served, reported with the listing instead. `name` is
+ * the tool's or prompt's raw name, the resource's URI or the template's URI template; `kind`
+ * tells resources and templates apart in a resource listing (absent: a tool or a prompt).
+ */
+export const OversizedDefinitionSchema = z.object({
+  name: z.string(),
+  kind: z.enum(["resource", "resource_template"]).optional(),
+  bytes: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+});
+export type OversizedDefinition = z.infer<typeof OversizedDefinitionSchema>;
+
 /** An extension said `notifications/prompts/list_changed` (G1): its prompt list is stale. */
 export const PromptsInvalidatedSchema = z.object({
   type: z.literal("PromptsInvalidated"),
@@ -51,6 +65,8 @@ export const PromptsFetchedSchema = z.object({
   startedAtVersion: z.number().int().nonnegative(),
   prompts: z.array(McpPromptSchema),
   error: z.string().optional(),
+  /** V3: prompts listed but over the host's cap on one definition (absent: none). */
+  oversized: z.array(OversizedDefinitionSchema).optional(),
   origin,
 });
 export type PromptsFetched = z.infer<typeof PromptsFetchedSchema>;
@@ -75,6 +91,8 @@ export const ResourcesFetchedSchema = z.object({
   resources: z.array(McpResourceSchema),
   resourceTemplates: z.array(McpResourceTemplateSchema).default([]),
   error: z.string().optional(),
+  /** V3: resources and templates listed but over the host's cap on one definition (absent: none). */
+  oversized: z.array(OversizedDefinitionSchema).optional(),
   origin,
 });
 export type ResourcesFetched = z.infer<typeof ResourcesFetchedSchema>;

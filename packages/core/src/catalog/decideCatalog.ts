@@ -27,6 +27,7 @@ export function decideCatalog(state: State, command: CatalogCommand, at: At): De
           startedAtVersion: command.startedAtVersion,
           prompts: command.prompts,
           ...(command.error === undefined ? {} : { error: command.error }),
+          ...(command.oversized?.length ? { oversized: command.oversized } : {}),
         },
       ]);
     case "RecordResources":
@@ -40,6 +41,7 @@ export function decideCatalog(state: State, command: CatalogCommand, at: At): De
           resources: command.resources,
           resourceTemplates: command.resourceTemplates,
           ...(command.error === undefined ? {} : { error: command.error }),
+          ...(command.oversized?.length ? { oversized: command.oversized } : {}),
         },
       ]);
   }

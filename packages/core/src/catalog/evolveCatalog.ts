@@ -1,6 +1,7 @@
 import { hget, hset } from "../_hashDict.js";
 import type {
   McpPrompt,
+  OversizedDefinition,
   PromptsFetched,
   PromptsInvalidated,
   ResourcesFetched,
@@ -56,7 +57,7 @@ export function evolveCatalog(
       return withCatalog(ext, {
         ...catalog,
         prompts: e.error === undefined ? registerPrompts(ext, e.prompts, ownerMetaKey) : [],
-        promptsList: fetched(list, e.startedAtVersion, e.error),
+        promptsList: fetched(list, e.startedAtVersion, e.error, e.oversized),
       });
     }
     case "ResourcesFetched": {
@@ -68,7 +69,7 @@ export function evolveCatalog(
         ...catalog,
         resources: ok ? e.resources : [],
         resourceTemplates: ok ? e.resourceTemplates : [],
-        resourcesList: fetched(list, e.startedAtVersion, e.error),
+        resourcesList: fetched(list, e.startedAtVersion, e.error, e.oversized),
       });
     }
   }
@@ -86,14 +87,22 @@ function stale(list: ListStatus): ListStatus {
   return { ...list, staleFetches: list.staleFetches + 1 };
 }
 
-function fetched(list: ListStatus, version: number, error: string | undefined): ListStatus {
-  return {
+function fetched(
+  list: ListStatus,
+  version: number,
+  error: string | undefined,
+  oversized: readonly OversizedDefinition[] | undefined,
+): ListStatus {
+  const next: ListStatus = {
     version: list.version,
     fetchedVersion: version,
     status: error === undefined ? "ok" : "failed",
     error: error ?? null,
     staleFetches: list.staleFetches,
   };
+  // V3: what was listed over the host's cap, until the next fetch of the list.
+  if (oversized !== undefined && oversized.length > 0) next.oversized = oversized;
+  return next;
 }
 
 /** R3/R4 for prompts: `<key>__<name>` unless unprefixed; owner metadata overwritten; first of a repeated name kept. */

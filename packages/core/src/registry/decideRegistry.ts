@@ -113,6 +113,7 @@ function decideForExtension(
           ...(command.complete === false ? { complete: false, reason: command.reason ?? "" } : {}),
           ...(wireNames.length > 0 ? { wireNames } : {}),
           ...(command.scope === undefined ? {} : { scope: command.scope }),
+          ...(command.oversized?.length ? { oversized: command.oversized } : {}),
         },
       ]);
     }

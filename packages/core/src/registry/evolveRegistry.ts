@@ -4,11 +4,13 @@ import type {
   ExtensionAdded,
   ExtensionRemoved,
   HostStarted,
+  OversizedDefinition,
   ToolsFetched,
   ToolsFetchFailed,
   ToolsInvalidated,
 } from "../events.js";
 import { nameToKey } from "../nameToKey.js";
+import { oversizedMessage } from "../oversizedDefinition.js";
 import { ignore } from "../reducer/ignore.js";
 import { sameStrings } from "../reducer/sameStrings.js";
 import { update } from "../reducer/update.js";
@@ -209,6 +211,9 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   // The same tools as before keep the same list, so its sorted view and index stay cached.
   if (!registration.reordered && !renamed && tools.length === previous.length)
     tools = previous as RegisteredTool[];
+  // V3: tools over the host's cap on one definition were listed, not recorded: said here.
+  if (e.oversized !== undefined && e.oversized.length > 0)
+    rejected = [...rejected, ...oversizedTools(ext, e.oversized)];
   if (rejected.length === 0 && ext.rejected.length === 0) rejected = ext.rejected as RejectedTool[];
   // R9: a partial fetch registers what was gathered and says why it stopped.
   const fetch: FetchStatus =
@@ -218,6 +223,17 @@ function toolsFetched(state: State, e: ToolsFetched): State {
   if (e.scope !== undefined) fetch.scope = e.scope;
   const next = withFetch(ext, fetch, tools, rejected);
   return replaceExtension(state, key, ext, next, state.version);
+}
+
+/** V3: the oversized tools a fetch reports, as rejected tools (those `availableTools` lets in). */
+function oversizedTools(
+  ext: ExtensionState,
+  oversized: readonly OversizedDefinition[],
+): RejectedTool[] {
+  const allowed = ext.availableTools.length > 0 ? new Set(ext.availableTools) : null;
+  return oversized
+    .filter((d) => allowed === null || allowed.has(d.name))
+    .map((d) => ({ rawName: d.name, reason: "oversized", message: oversizedMessage("tool", d) }));
 }
 
 /** R9: a failed fetch leaves the extension with no tools and a diagnostic. */
