@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { SessionStore, StoredEvent } from "@toolledger/core";
 import {
   findPostgresBinaries,
@@ -7,6 +8,7 @@ import {
   type ThrowawayCluster,
 } from "@toolledger/store-postgres/testing";
 import { describe, expect, test } from "vitest";
+import { chromiumSkipReason, launchChromium, watchedPage } from "./_testing/chromium.js";
 import { type SdkClientOfServe, sdkClientOverHttp } from "./_testing/sdkServeClient.js";
 import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import { eventually, type ServeProcess, startServeHttp } from "./_testing/startServe.js";
@@ -168,7 +170,23 @@ describeEachStore("serve killed at random points (L1, L3)", (store) => {
       const list = await cli(["sessions", "--db", db], dir);
       for (const id of killedConversations) expect(list).toMatch(new RegExp(`${id}.*lost`));
       const replay = await cli(["replay", killedConversations[0]!, "--db", db], dir);
-      expect(replay).toMatch(/lost/);
+      expect(replay).toContain("conversation lost: its gateway stopped without closing it");
+
+      // The view says so too, in a real browser.
+      if (chromiumSkipReason() !== null) return;
+      const page = join(dir, "view.html");
+      await cli(["view", killedConversations[0]!, "--db", db, "--out", page], dir);
+      const browser = await launchChromium();
+      try {
+        const w = await watchedPage(browser);
+        await w.page.goto(pathToFileURL(page).href);
+        await expect
+          .poll(() => w.page.locator("[data-testid=timeline]").textContent(), { timeout: 20_000 })
+          .toContain("conversation lost: its gateway stopped without closing it");
+        expect(w.problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
     } finally {
       serve?.child.kill("SIGKILL");
     }
