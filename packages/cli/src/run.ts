@@ -18,6 +18,7 @@ import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
 import { toolsSpec } from "./commands/toolsSpec.js";
 import { viewSpec } from "./commands/viewSpec.js";
+import { debugRequested, debugStack } from "./debugStack.js";
 import type { Deps } from "./deps.js";
 import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
 import { formatTable } from "./formatTable.js";
@@ -87,8 +88,8 @@ export async function run(argv: readonly string[], deps: Deps): Promise<number> 
     const e = toCliError(error);
     o.note(`${o.err.red("toolledger:")} ${e.message}`);
     if (e.hint) o.note(`${o.err.dim("hint:")} ${e.hint}`);
-    if ((deps.env.TOOLLEDGER_DEBUG ?? "") !== "" && e.cause instanceof Error && e.cause.stack)
-      o.note(e.cause.stack);
+    const stack = debugRequested(deps.env) ? debugStack(e) : undefined;
+    if (stack !== undefined) o.note(stack);
     return e.exitCode;
   }
 }

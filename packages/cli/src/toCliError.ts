@@ -38,7 +38,8 @@ export function toCliError(error: unknown): CliError {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string") {
       if (error.name === "EventStoreError" && code === "STORE_READ_ONLY") {
-        return new CliError("badInput", error.message, {
+        // The store's own advice is in the library's terms (`readOnly`); the hint says it here.
+        return new CliError("badInput", storeProblem(error), {
           cause: error,
           hint: "a writing command needs a database it can write: pass --db <a file in a writable folder, or a PostgreSQL primary> (or set TOOLLEDGER_DB); sessions, replay, audit, explain, export and view still read this one",
         });
@@ -92,4 +93,10 @@ export function toCliError(error: unknown): CliError {
 
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? text;
+}
+
+/** An EventStoreError's message without the library's advice (`problem`), else the message. */
+export function storeProblem(error: Error): string {
+  const problem = (error as { problem?: unknown }).problem;
+  return typeof problem === "string" ? problem : error.message;
 }
