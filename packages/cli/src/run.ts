@@ -117,7 +117,11 @@ export function topLevelHelp(bold: (s: string) => string = (s) => s): string {
     `${bold("Usage:")} toolledger <command> [options]`,
     "",
     bold("Commands:"),
-    formatTable(COMMANDS.map((c) => [`  ${c.spec.name}`, c.spec.summary])).trimEnd(),
+    // Help is prose the program wrote: shown whole.
+    formatTable(
+      COMMANDS.map((c) => [`  ${c.spec.name}`, c.spec.summary]),
+      { maxCellWidth: Number.POSITIVE_INFINITY },
+    ).trimEnd(),
     "",
     bold("Options:"),
     "  -h, --help     help for toolledger or a command (toolledger <command> --help)",
@@ -133,7 +137,7 @@ export function topLevelHelp(bold: (s: string) => string = (s) => s): string {
     bold("Exit codes:"),
     formatTable(
       EXIT_CODE_TABLE.map((r) => [`  ${r.code}`, r.meaning]),
-      { right: [0] },
+      { right: [0], maxCellWidth: Number.POSITIVE_INFINITY },
     ).trimEnd(),
     "",
     bold("Examples:"),
