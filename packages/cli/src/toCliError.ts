@@ -1,5 +1,11 @@
 import { CliError } from "./cliError.js";
 import type { ExitCodeName } from "./exitCodes.js";
+import {
+  describeLoadError,
+  driverDirOf,
+  nativeModuleFix,
+  nativeModuleProblem,
+} from "./nativeModuleAdvice.js";
 
 const STORE_CODES: Record<string, ExitCodeName> = {
   STORE_BUSY: "conflict",
@@ -76,10 +82,10 @@ export function toCliError(error: unknown): CliError {
     ) {
       return new CliError(
         "internal",
-        `the SQLite driver's native module cannot be loaded: ${firstLine(error.message)}`,
+        `the SQLite driver's native module cannot be loaded: ${describeLoadError(error.message)}`,
         {
           cause: error,
-          hint: "run `toolledger doctor`: it says how to build better-sqlite3 for this Node (in a source checkout, `pnpm install`)",
+          hint: `${nativeModuleFix(nativeModuleProblem(error.message), driverDirOf(error.message))}; then \`toolledger doctor\` checks it again`,
         },
       );
     }
@@ -89,10 +95,6 @@ export function toCliError(error: unknown): CliError {
     });
   }
   return new CliError("internal", `unexpected error: ${String(error)}`);
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0] ?? text;
 }
 
 /** An EventStoreError's message without the library's advice (`problem`), else the message. */
