@@ -20,6 +20,23 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The few DOM names the page-side check uses (the tests compile without the DOM's types). */
+interface PageDom {
+  document: {
+    querySelectorAll(selector: string): Iterable<{ textContent: string | null }>;
+    createElement(tag: "canvas"): {
+      width: number;
+      height: number;
+      getContext(kind: "2d"): {
+        font: string;
+        fillText(text: string, x: number, y: number): void;
+        getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+      } | null;
+    };
+  };
+  getComputedStyle(element: unknown): { font: string };
+}
+
 /** The sample session, then a call that became a task (C6) and its end. */
 function sessionWithTask(dir: string): string {
   const at = "2026-11-30T10:00:00.000Z";
@@ -93,6 +110,7 @@ describe.skipIf(noBrowser !== null)(
       // Each symbol drawn in the row's font, against a code point no font has (drawn as the
       // font's empty box): a symbol the fonts lack draws exactly that box.
       const drawn = await page.evaluate(() => {
+        const { document, getComputedStyle } = globalThis as unknown as PageDom;
         const rows = [...document.querySelectorAll("[data-testid=timeline] .row")];
         const font = getComputedStyle(rows[0]!).font;
         const symbols = [
