@@ -111,13 +111,17 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     if (server.format !== "goose") {
       const e = server.entry;
       if (e.command === undefined && (e.url ?? e.serverUrl) === undefined)
-        issue([], 'needs "command" (a stdio server) or "url" (an HTTP server)');
+        issue(
+          [],
+          `needs "command" (a stdio server) or "url" (an HTTP server)${spellingHint(server, ["command", "url"])}`,
+        );
       else issue(["url"], 'give "command" or "url", not both');
     }
     return null;
   }
   const commandField = server.format === "goose" ? "cmd" : "command";
-  const urlField = server.format === "goose" ? "uri" : server.entry.url ? "url" : "serverUrl";
+  const urlField =
+    server.format === "goose" ? "uri" : server.entry.serverUrl !== undefined ? "serverUrl" : "url";
   const rawCommand = server.format === "goose" ? server.entry.cmd : server.entry.command;
   const rawUrl =
     server.format === "goose" ? server.entry.uri : (server.entry.url ?? server.entry.serverUrl);
@@ -127,17 +131,18 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   if (kind === "stdio" && rawCommand === undefined) {
     issue(
       [commandField],
-      server.format === "goose"
+      (server.format === "goose"
         ? 'a stdio extension needs "cmd" (the command to start)'
-        : 'a stdio server needs "command"',
+        : 'a stdio server needs "command"') + spellingHint(server, [commandField]),
     );
   }
   if ((kind === "streamable_http" || kind === "sse") && rawUrl === undefined) {
     issue(
       [urlField],
-      server.format === "goose"
+      (server.format === "goose"
         ? `a ${kind} extension needs "uri" (http:// or https://)`
-        : `an ${kind === "sse" ? "SSE" : "HTTP"} server needs "url" (http:// or https://)`,
+        : `an ${kind === "sse" ? "SSE" : "HTTP"} server needs "url" (http:// or https://)`) +
+        spellingHint(server, server.format === "goose" ? ["uri"] : ["url", "serverUrl"]),
     );
   }
   const inHost = (IN_HOST_KINDS as readonly string[]).includes(kind);
@@ -230,6 +235,19 @@ function kindOf(server: RawServer): ServerKind | null {
   if (url === undefined) return null;
   // Without a type, an endpoint that ends in /sse is a legacy SSE server (the usual convention).
   return /\/sse\/?$/.test(url.split(/[?#]/)[0] ?? "") ? "sse" : "streamable_http";
+}
+
+/**
+ * `; it has "cmd": did you mean "command"?` when the entry spells a missing key the way
+ * another format does (a goose `cmd` in a JSON file), else nothing.
+ */
+function spellingHint(server: RawServer, wanted: readonly string[]): string {
+  if (typeof server.raw !== "object" || server.raw === null) return "";
+  const spellings = SPELLINGS[server.format] ?? {};
+  const found = Object.keys(server.raw).filter((k) => wanted.includes(spellings[k] ?? ""));
+  return found.length === 0
+    ? ""
+    : `; it has ${found.map((k) => `"${k}": did you mean "${spellings[k]}"?`).join(" ")}`;
 }
 
 function warnUnknownKeys(server: RawServer, context: ReadContext): void {

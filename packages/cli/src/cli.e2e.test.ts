@@ -377,6 +377,37 @@ describe("tools", () => {
     );
   });
 
+  test("issue 34: a key spelled as another format spells it, alone, says which one was meant (as the README promises)", async () => {
+    const dir = tempDir();
+    const json = join(dir, "mcp.json");
+    writeFileSync(
+      json,
+      JSON.stringify({
+        mcpServers: {
+          notes: { cmd: "node", args: ["notes.js"] },
+          remote: { type: "http", uri: "https://mcp.example.com/mcp" },
+        },
+      }),
+    );
+    const r = await runCli(["tools", "--config", json], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${json}:1:\\d+: mcpServers\\.notes: needs "command" \\(a stdio server\\) or "url" \\(an HTTP server\\); it has "cmd": did you mean "command"\\?`,
+      ),
+    );
+    expect(r.stderr).toContain(
+      'mcpServers.remote.url: an HTTP server needs "url" (http:// or https://); it has "uri": did you mean "url"?',
+    );
+    const yaml = join(dir, "config.yaml");
+    writeFileSync(yaml, "extensions:\n  notes:\n    type: stdio\n    command: node\n");
+    const g = await runCli(["tools", "--config", yaml], { cwd: dir });
+    expect(g.code).toBe(3);
+    expect(g.stderr).toContain(
+      'extensions.notes.cmd: a stdio extension needs "cmd" (the command to start); it has "command": did you mean "cmd"?',
+    );
+  });
+
   test("an invalid GOOSE_TOOL_DEFERRAL names the allowed values (D1)", async () => {
     const dir = tempDir();
     const r = await runCli(["tools", "--config", exampleConfig(dir)], {

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
 import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
-import { cleanEnv, REPO, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
+import { CLI, cleanEnv, REPO, runCli, runNode, SERVERS, tempDir } from "./_testing/spawnCli.js";
 import type { DoctorFinding } from "./doctor/doctorFinding.js";
 import { EXIT } from "./exitCodes.js";
 
@@ -202,4 +203,45 @@ describe("toolledger doctor", () => {
       /^FAIL {2}database {2}\S+newer\.db \(--db\): .*schema version 99, newer than 3.* → a newer toolledger wrote it: upgrade this one/m,
     );
   }, 180_000);
+});
+
+describe("TOOLLEDGER_DEBUG=1 (issue 34, point 4)", () => {
+  test("a finding that is a bug in toolledger prints its stack on stderr, as its hint promises; without it, none", async () => {
+    const dir = tempDir();
+    const env = cleanEnv(dir);
+    const db = join(dir, "fault.db");
+    const log = join(dir, "sample.jsonl");
+    writeFileSync(log, toJsonl(sampleLog().entries));
+    expect((await runCli(["import", log, "--db", db], { cwd: dir, env })).code).toBe(0);
+    // A fault no code path expects (a bug stands in for it): opening this file throws a plain
+    // Error, with no code, inside the database check.
+    const fault = join(dir, "fault.mjs");
+    writeFileSync(
+      fault,
+      `import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+const open = fs.openSync;
+fs.openSync = (path, ...rest) => {
+  if (String(path).endsWith("fault.db")) throw new Error("simulated fault");
+  return open(path, ...rest);
+};
+syncBuiltinESMExports();
+`,
+    );
+    const doctor = (extra: Record<string, string>) =>
+      runNode(["--import", pathToFileURL(fault).href, CLI, "doctor", "--db", db, "--no-servers"], {
+        cwd: dir,
+        env: { ...env, ...extra },
+      });
+    const quiet = await doctor({});
+    expect(quiet.code).toBe(EXIT.unhealthy);
+    expect(quiet.stdout).toMatch(
+      /^FAIL {2}database .*unexpected error: simulated fault → this is a bug in toolledger; rerun with TOOLLEDGER_DEBUG=1 for the stack/m,
+    );
+    expect(quiet.stderr).not.toContain("    at ");
+    const debug = await doctor({ TOOLLEDGER_DEBUG: "1" });
+    expect(debug.code).toBe(EXIT.unhealthy);
+    expect(debug.stderr).toMatch(/^Error: simulated fault\n {4}at /m);
+    expect(debug.stderr).toContain("checkStoreFile");
+  }, 60_000);
 });

@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { GooseDatabase } from "./_testing/goose/gooseDatabase.js";
-import { call, toolResponse, userText } from "./_testing/goose/gooseMessages.js";
+import {
+  assistantCalls,
+  call,
+  toolRequest,
+  toolResponse,
+  userResponses,
+  userText,
+} from "./_testing/goose/gooseMessages.js";
 import { SCENARIO_EXTENSIONS, writeScenarioDatabase } from "./_testing/goose/gooseScenario.js";
 import { cleanEnv, REPO, runCli, tempDir } from "./_testing/spawnCli.js";
 
@@ -179,5 +186,102 @@ describe("toolledger import goose (built CLI, issue 26)", () => {
       { cwd: dir, env },
     );
     expect(audit.stdout.match(/"callId"/g)?.length ?? 0).toBeGreaterThanOrEqual(Number(turns) + 1);
+  }, 120_000);
+
+  it("R3: a platform extension goose serves unprefixed (developer's `shell`) is registered unprefixed, so its calls resolve to it in replay and audit (issue 34, point 7)", async () => {
+    const dir = tempDir();
+    const gooseDb = join(dir, "sessions.db");
+    const g = new GooseDatabase(gooseDb, 16);
+    const session = g.createSession({ name: "today's goose" });
+    // goose of today: developer is a platform extension with unprefixed_tools
+    // (agents/platform_extensions/mod.rs); its calls carry the owner in _meta.
+    g.setExtensions(session, [
+      { type: "platform", name: "developer", description: "", bundled: true, available_tools: [] },
+      SCENARIO_EXTENSIONS[1],
+      { type: "platform", name: "todo", description: "", bundled: true, available_tools: [] },
+    ]);
+    const developer = { goose_extension: "developer" };
+    const t0 = 1_795_000_000;
+    g.addMessages(
+      session,
+      userText(t0, "run the tests"),
+      assistantCalls(t0 + 1, null, toolRequest("t1", "shell", { command: "npm test" }, developer)),
+      userResponses(t0 + 2, toolResponse("t1", "2 failing")),
+      assistantCalls(t0 + 3, null, toolRequest("t2", "write", { path: "a.ts" }, developer)),
+      userResponses(t0 + 4, toolResponse("t2", "written")),
+      // A prefixed platform extension and a stdio one keep their prefixes.
+      ...call(t0 + 5, "t3", "todo__todo_write", { items: [] }, toolResponse("t3", "ok")),
+      ...call(t0 + 7, "t4", "github__list_repos", {}, toolResponse("t4", "[]")),
+    );
+    g.close();
+    const ledger = join(dir, "ledger.db");
+    const env = cleanEnv(dir);
+    const imported = await runCli(
+      ["import", "goose", "--goose-db", gooseDb, "--session", session, "--db", ledger],
+      { cwd: dir, env },
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+
+    const replay = await runCli(["replay", `goose-${session}`, "--db", ledger], { cwd: dir, env });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).not.toContain("did not resolve");
+    expect(replay.stdout).toMatch(/call shell on developer/);
+    expect(replay.stdout).toMatch(/call write on developer/);
+    expect(replay.stdout).toMatch(/call todo__todo_write on todo/);
+
+    const calls = await runCli(
+      ["audit", "--calls", "--session", `goose-${session}`, "--db", ledger, "--json"],
+      { cwd: dir, env },
+    );
+    expect(calls.code, calls.stderr).toBe(0);
+    type Row = { name: string; publicName: string | null; registry: string | null };
+    const rows = (JSON.parse(calls.stdout) as { calls: Row[] }).calls;
+    expect(rows.map((r) => [r.name, r.publicName, r.registry])).toEqual([
+      ["shell", "shell", null],
+      ["write", "write", null],
+      ["todo__todo_write", "todo__todo_write", null],
+      ["github__list_repos", "github__list_repos", null],
+    ]);
+    const human = await runCli(
+      ["audit", "--calls", "--session", `goose-${session}`, "--db", ledger],
+      { cwd: dir, env },
+    );
+    expect(human.stdout).not.toContain("unknown to the registry");
+
+    const explain = await runCli(
+      ["explain", "shell", "--session", `goose-${session}`, "--db", ledger],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(explain.code, explain.stderr).toBe(0);
+    expect(explain.stdout).toMatch(/^shell is /);
+    expect(explain.stdout).toContain("developer");
+  }, 120_000);
+
+  it("R3: a session of an older goose, whose builtin developer served `developer__shell`, stays prefixed", async () => {
+    const dir = tempDir();
+    const gooseDb = join(dir, "sessions.db");
+    const { main } = writeScenarioDatabase(gooseDb, 16);
+    const ledger = join(dir, "ledger.db");
+    const env = cleanEnv(dir);
+    expect(
+      (
+        await runCli(
+          ["import", "goose", "--goose-db", gooseDb, "--session", main, "--db", ledger],
+          { cwd: dir, env },
+        )
+      ).code,
+    ).toBe(0);
+    const calls = await runCli(
+      ["audit", "--calls", "--session", `goose-${main}`, "--db", ledger, "--json"],
+      { cwd: dir, env },
+    );
+    type Row = { name: string; publicName: string | null };
+    const rows = (JSON.parse(calls.stdout) as { calls: Row[] }).calls;
+    const shells = rows.filter((r) => r.name === "developer__shell");
+    expect(shells.length).toBeGreaterThan(0);
+    for (const r of shells) expect(r.publicName).toBe("developer__shell");
   }, 120_000);
 });

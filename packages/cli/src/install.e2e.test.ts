@@ -160,3 +160,102 @@ describe("uninstall after the client's config was edited (issue 20)", () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(after);
   }, 120_000);
 });
+
+describe("install and uninstall show no secret (issue 34, point 6)", () => {
+  const TOKEN = "sk-live-4f9a8b7c6d5e";
+  const HEADER = "hdr-s3cr3t-77aa66bb";
+  const CLIENT_SECRET = "oauth-client-s3cr3t-1234";
+  const GOOSE_KEY = "goose-env-s3cr3t-9988";
+
+  test("cursor: env, header and OAuth values are [redacted] in both diffs, as in the log; a ${VAR} reference shows; the files keep the values", async () => {
+    const dir = tempDir();
+    const file = join(dir, "project", ".cursor", "mcp.json");
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          mcpServers: {
+            github: {
+              command: "npx",
+              args: ["-y", "@modelcontextprotocol/server-github"],
+              env: { SECRET_TOKEN: TOKEN, FROM_ENV: "${GITHUB_TOKEN}" },
+            },
+            remote: {
+              url: "https://mcp.example.com/mcp",
+              headers: { Authorization: `Bearer ${HEADER}` },
+              auth: { CLIENT_ID: "client-1", CLIENT_SECRET },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    const original = readFileSync(file);
+    const env = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
+    const run = (args: string[]) => runCli(args, { cwd: dir, env });
+    const secrets = [TOKEN, HEADER, CLIENT_SECRET];
+    const shown = (r: { stdout: string; stderr: string }) => {
+      const all = r.stdout + r.stderr;
+      for (const s of secrets) expect(all).not.toContain(s);
+    };
+
+    const dry = await run(["install", "cursor", "--file", file, "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    shown(dry);
+    expect(dry.stdout).toContain('-        "SECRET_TOKEN": "[redacted]",');
+    expect(dry.stdout).toContain('-        "Authorization": "[redacted]"');
+    expect(dry.stdout).toContain('-        "FROM_ENV": "${GITHUB_TOKEN}"');
+
+    const installed = await run(["install", "cursor", "--file", file, "--yes"]);
+    expect(installed.code, installed.stderr).toBe(0);
+    shown(installed);
+    expect(installed.stdout).toContain("[redacted]");
+    // The servers file keeps the values: only what is printed is redacted.
+    const serversFile = /moves 2 server\(s\) to (\S+):/.exec(installed.stderr)?.[1];
+    expect(serversFile, installed.stderr).toBeDefined();
+    for (const s of secrets) expect(readFileSync(serversFile!, "utf8")).toContain(s);
+
+    // Uninstall after an edit, so the diff puts the servers (and their values) back.
+    const edited = JSON.parse(readFileSync(file, "utf8")) as {
+      mcpServers: Record<string, unknown>;
+    };
+    edited.mcpServers.added_later = { command: "added" };
+    writeFileSync(file, JSON.stringify(edited, null, 2));
+    const uninstalled = await run(["uninstall", "cursor", "--file", file, "--yes"]);
+    expect(uninstalled.code, uninstalled.stderr).toBe(0);
+    shown(uninstalled);
+    expect(uninstalled.stdout).toContain('+        "SECRET_TOKEN": "[redacted]"');
+    const restored = readFileSync(file, "utf8");
+    for (const s of secrets) expect(restored).toContain(s);
+    expect(original.toString("utf8")).toContain(TOKEN);
+  }, 120_000);
+
+  test("goose: envs values are [redacted] in the diff of config.yaml", async () => {
+    const dir = tempDir();
+    const file = join(dir, "home", ".config", "goose", "config.yaml");
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(
+      file,
+      [
+        "extensions:",
+        "  github:",
+        "    enabled: true",
+        "    type: stdio",
+        "    name: github",
+        "    cmd: npx",
+        "    args: [-y, '@modelcontextprotocol/server-github']",
+        "    envs:",
+        `      GITHUB_PERSONAL_ACCESS_TOKEN: ${GOOSE_KEY}`,
+        "    timeout: 300",
+        "",
+      ].join("\n"),
+    );
+    const env = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
+    const dry = await runCli(["install", "goose", "--file", file, "--dry-run"], { cwd: dir, env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout + dry.stderr).not.toContain(GOOSE_KEY);
+    expect(dry.stdout).toContain("-      GITHUB_PERSONAL_ACCESS_TOKEN: [redacted]");
+  }, 60_000);
+});

@@ -5,6 +5,7 @@ import {
   prepareDatabaseDirectory,
   requireExistingDatabase,
 } from "./databasePath.js";
+import { storeProblem } from "./toCliError.js";
 
 /**
  * The one place the CLI picks a store: a `postgres://` location opens the PostgreSQL store,
@@ -38,7 +39,7 @@ export async function openStore(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "STORE_READ_ONLY") {
-      throw new CliError("badInput", (error as Error).message, {
+      throw new CliError("badInput", storeProblem(error as Error), {
         cause: error,
         hint: `this command records to the database: pass --db <a file in a writable folder> (or set TOOLLEDGER_DB), or make ${location.path} and its folder writable; sessions, replay, audit, explain, export and view read it where it is`,
       });

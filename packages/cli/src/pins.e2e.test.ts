@@ -133,8 +133,14 @@ describeEachStore("a rug pull through `toolledger serve` (P2, P6)", (database) =
     expect(diff.stdout).toContain("approved (what the model sees)");
     expect(diff.stdout).toContain("~/.ssh/id_rsa");
     expect(diff.stdout).toMatch(/instruction at description:\d+/);
-    expect(serve.stderr()).toMatch(
-      /definition\(s\) of shifty await approval and are not served: forecast/,
+    // Issue 34: the changed tool is served as approved; only its calls are refused.
+    expect(serve.stderr()).toContain(
+      "1 definition(s) of shifty await approval (its approved definition is still served; only calls to it are refused until you approve): forecast",
+    );
+    expect(serve.stderr()).not.toMatch(/shifty await approval and are not served/);
+    const human = await runCli(["pins", "--db", db], { cwd: dir, env: cleanEnv(dir) });
+    expect(human.stderr).toContain(
+      "1 definition(s) await approval (its approved definition is still served; only calls to it are refused until you approve); review with `toolledger diff shifty__forecast`",
     );
     const explain = await runCli(["explain", "shifty__forecast", "--db", db, "--json"], {
       cwd: dir,
@@ -444,6 +450,10 @@ describe("checks at first sight (P3)", () => {
     const call = await client.call("tag__forecast", { city: "Oslo" });
     expect(call.isError).toBe(true);
     expect(call.text).toContain("checks flagged its definition on server tag (invisible)");
+    // Issue 34: never approved, so not served at all (unlike a changed one).
+    expect(serve.stderr()).toContain(
+      "1 definition(s) of tag await approval (it is not served until you approve): forecast (flagged by invisible)",
+    );
   });
 
   test("`diff` shows the hidden text decoded", async () => {

@@ -96,7 +96,37 @@ describe("a database in a read-only folder", () => {
       expect(r.stderr).toContain(`${db}: cannot write to the event store: the file is read-only`);
       expect(r.stderr).toContain("hint: this command records to the database: pass --db");
       expect(r.stderr).not.toMatch(/unexpected error|a bug in toolledger/);
+      // Issue 34, point 9: the command-line way to read it, not the library's option.
+      expect(r.stderr).not.toContain("readOnly");
     }
+    expect(snapshot()).toEqual(before);
+  }, 180_000);
+});
+
+describe("doctor on a sound database this user cannot write (issue 34, points 4 and 14)", () => {
+  test("reads it in place, says it is read-only for this user and what still works, exit 0; writes nothing", async () => {
+    const { db, work, snapshot } = await readOnlyArchive();
+    const before = snapshot();
+    const as = { cwd: work, env: cleanEnv(work), unprivileged: true };
+    const json = await runCli(["doctor", "--db", db, "--no-servers", "--json"], as);
+    expect(json.stderr).toBe("");
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      findings: { check: string; status: string; message: string; fix?: string }[];
+    };
+    const database = report.findings.find((f) => f.check === "database");
+    expect(database).toMatchObject({ status: "warn" });
+    // Read like the reading commands read it: its streams, every page.
+    expect(database?.message).toMatch(/^opens; 2 session\(s\), \d+ event\(s\), /);
+    expect(database?.message).toMatch(/every page read in \d+ ms|unchanged since/);
+    expect(database?.message).toMatch(/; read-only for you( \(\w+\))?: the file is read-only/);
+    expect(database?.fix).toContain(
+      "sessions, replay, audit, explain, export and view read it where it is; to record (serve, demo, import, clear, compact) pass --db <a file in a writable folder>",
+    );
+    const human = await runCli(["doctor", "--db", db, "--no-servers"], as);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^warn +database +.*read-only for you.* → sessions, replay/m);
+    expect(human.stdout + human.stderr).not.toMatch(/unexpected error|a bug in toolledger/);
     expect(snapshot()).toEqual(before);
   }, 180_000);
 });

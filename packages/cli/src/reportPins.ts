@@ -1,5 +1,6 @@
 import type { ToolledgerHost } from "@toolledger/adapters-mcp";
 import { activePins } from "@toolledger/core";
+import { whatAwaitingMeans } from "./awaitingApproval.js";
 import type { Output } from "./output.js";
 
 const LIMIT = 4;
@@ -35,7 +36,7 @@ export function reportPins(host: ToolledgerHost, o: Output): void {
         ),
       ].join("; ");
       o.note(
-        `${o.err.yellow("warning:")} ${e.items.length} definition(s) of ${e.extension} ${enforced ? "await approval and are not served" : "are not approved (pinning warn: served as listed)"}: ${names(e.items)} (${why}); review with \`toolledger diff ${first.kind === "tool" ? `${e.extension}__${first.name}` : `${e.extension} ${first.name || "instructions"}`}\`${e.coalescing ? `; ${e.extension} keeps changing: further changes are not recorded until a decision` : ""}`,
+        `${o.err.yellow("warning:")} ${e.items.length} definition(s) of ${e.extension} ${enforced ? `await approval (${whatAwaitingMeans(e.items)})` : "are not approved (pinning warn: served as listed)"}: ${names(e.items)} (${why}); review with \`toolledger diff ${first.kind === "tool" ? `${e.extension}__${first.name}` : `${e.extension} ${first.name || "instructions"}`}\`${e.coalescing ? `; ${e.extension} keeps changing: further changes are not recorded until a decision` : ""}`,
       );
     } else if (e.type === "DefinitionsApproved") {
       o.note(`toolledger: ${names(e.items)} of ${e.extension} approved by ${e.by}`);

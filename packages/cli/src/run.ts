@@ -18,6 +18,7 @@ import { serveSpec } from "./commands/serveSpec.js";
 import { sessionsSpec } from "./commands/sessionsSpec.js";
 import { toolsSpec } from "./commands/toolsSpec.js";
 import { viewSpec } from "./commands/viewSpec.js";
+import { debugRequested, debugStack } from "./debugStack.js";
 import type { Deps } from "./deps.js";
 import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
 import { formatTable } from "./formatTable.js";
@@ -87,8 +88,8 @@ export async function run(argv: readonly string[], deps: Deps): Promise<number> 
     const e = toCliError(error);
     o.note(`${o.err.red("toolledger:")} ${e.message}`);
     if (e.hint) o.note(`${o.err.dim("hint:")} ${e.hint}`);
-    if ((deps.env.TOOLLEDGER_DEBUG ?? "") !== "" && e.cause instanceof Error && e.cause.stack)
-      o.note(e.cause.stack);
+    const stack = debugRequested(deps.env) ? debugStack(e) : undefined;
+    if (stack !== undefined) o.note(stack);
     return e.exitCode;
   }
 }
@@ -116,7 +117,11 @@ export function topLevelHelp(bold: (s: string) => string = (s) => s): string {
     `${bold("Usage:")} toolledger <command> [options]`,
     "",
     bold("Commands:"),
-    formatTable(COMMANDS.map((c) => [`  ${c.spec.name}`, c.spec.summary])).trimEnd(),
+    // Help is prose the program wrote: shown whole.
+    formatTable(
+      COMMANDS.map((c) => [`  ${c.spec.name}`, c.spec.summary]),
+      { maxCellWidth: Number.POSITIVE_INFINITY },
+    ).trimEnd(),
     "",
     bold("Options:"),
     "  -h, --help     help for toolledger or a command (toolledger <command> --help)",
@@ -132,7 +137,7 @@ export function topLevelHelp(bold: (s: string) => string = (s) => s): string {
     bold("Exit codes:"),
     formatTable(
       EXIT_CODE_TABLE.map((r) => [`  ${r.code}`, r.meaning]),
-      { right: [0] },
+      { right: [0], maxCellWidth: Number.POSITIVE_INFINITY },
     ).trimEnd(),
     "",
     bold("Examples:"),

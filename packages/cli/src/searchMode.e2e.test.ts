@@ -169,6 +169,11 @@ describe("search mode through `toolledger serve` (S1, S2)", () => {
       { cwd: dir, env: cleanEnv(dir) },
     );
     expect(other.stdout).toContain("no word of the query, nor a synonym, is in its name");
+    // Issue 34: a /regex/ search is explained as a pattern, not as words.
+    expect(other.stdout).toMatch(
+      /"\/\^memory__\.\*relation\/" \(\d+\): not returned: the pattern matches nothing in its name, title, description or arguments/,
+    );
+    expect(other.stdout).not.toMatch(/"\/\^memory__\.\*relation\/" \(\d+\): not returned: no word/);
     const builtin = await runCli(
       ["explain", "search_tools", "--session", conv!.session, "--db", db],
       { cwd: dir, env: cleanEnv(dir) },

@@ -1,5 +1,11 @@
 import { CliError } from "./cliError.js";
 import type { ExitCodeName } from "./exitCodes.js";
+import {
+  describeLoadError,
+  driverDirOf,
+  nativeModuleFix,
+  nativeModuleProblem,
+} from "./nativeModuleAdvice.js";
 
 const STORE_CODES: Record<string, ExitCodeName> = {
   STORE_BUSY: "conflict",
@@ -38,7 +44,8 @@ export function toCliError(error: unknown): CliError {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string") {
       if (error.name === "EventStoreError" && code === "STORE_READ_ONLY") {
-        return new CliError("badInput", error.message, {
+        // The store's own advice is in the library's terms (`readOnly`); the hint says it here.
+        return new CliError("badInput", storeProblem(error), {
           cause: error,
           hint: "a writing command needs a database it can write: pass --db <a file in a writable folder, or a PostgreSQL primary> (or set TOOLLEDGER_DB); sessions, replay, audit, explain, export and view still read this one",
         });
@@ -75,10 +82,10 @@ export function toCliError(error: unknown): CliError {
     ) {
       return new CliError(
         "internal",
-        `the SQLite driver's native module cannot be loaded: ${firstLine(error.message)}`,
+        `the SQLite driver's native module cannot be loaded: ${describeLoadError(error.message)}`,
         {
           cause: error,
-          hint: "run `toolledger doctor`: it says how to build better-sqlite3 for this Node (in a source checkout, `pnpm install`)",
+          hint: `${nativeModuleFix(nativeModuleProblem(error.message), driverDirOf(error.message))}; then \`toolledger doctor\` checks it again`,
         },
       );
     }
@@ -90,6 +97,8 @@ export function toCliError(error: unknown): CliError {
   return new CliError("internal", `unexpected error: ${String(error)}`);
 }
 
-function firstLine(text: string): string {
-  return text.split("\n")[0] ?? text;
+/** An EventStoreError's message without the library's advice (`problem`), else the message. */
+export function storeProblem(error: Error): string {
+  const problem = (error as { problem?: unknown }).problem;
+  return typeof problem === "string" ? problem : error.message;
 }

@@ -90,9 +90,28 @@ export type EventStoreErrorCode =
 /** Infrastructure failure of a store, checked by `code`. */
 export class EventStoreError extends Error {
   readonly code: EventStoreErrorCode;
-  constructor(code: EventStoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * What to do, in the library's terms (`open it with readOnly`), when the message ends with
+   * it (`…; <advice>`): an application that says it in its own terms (a command-line flag)
+   * replaces it.
+   */
+  readonly advice: string | undefined;
+  constructor(
+    code: EventStoreErrorCode,
+    message: string,
+    options?: { cause?: unknown; advice?: string },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "EventStoreError";
     this.code = code;
+    this.advice = options?.advice;
+  }
+
+  /** The message without its trailing library advice: what went wrong, and where. */
+  get problem(): string {
+    const tail = this.advice === undefined ? "" : `; ${this.advice}`;
+    return tail !== "" && this.message.endsWith(tail)
+      ? this.message.slice(0, -tail.length)
+      : this.message;
   }
 }

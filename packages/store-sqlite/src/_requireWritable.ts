@@ -8,17 +8,30 @@ import { EventStoreError } from "@toolledger/core";
  * instead of failing half-way in SQLite. Throws STORE_READ_ONLY.
  */
 export function requireWritable(file: string): void {
-  const dir = dirname(file);
-  let why: string | undefined;
-  if (existsSync(file) && !writable(file)) why = "the file is read-only";
-  else if (!writable(dir) && !(writable(`${file}-wal`) && writable(`${file}-shm`))) {
-    why = `its folder ${dir} is read-only (SQLite writes ${file}-wal and ${file}-shm beside the file)`;
-  }
+  const why = readOnlyReason(file);
   if (why === undefined) return;
+  const advice = "make it writable, or open it with readOnly to read it";
   throw new EventStoreError(
     "STORE_READ_ONLY",
-    `${file}: cannot write to the event store: ${why}; make it writable, or open it with readOnly to read it`,
+    `${file}: cannot write to the event store: ${why}; ${advice}`,
+    { advice },
   );
+}
+
+/**
+ * Why this process cannot write the event store at `file` (the file, or the folder SQLite
+ * writes `-wal` and `-shm` in), or undefined when it can.
+ */
+export function readOnlyReason(file: string): string | undefined {
+  const dir = dirname(file);
+  const fileReadOnly = existsSync(file) && !writable(file);
+  const folderReadOnly = !writable(dir) && !(writable(`${file}-wal`) && writable(`${file}-shm`));
+  const beside = `SQLite writes ${file}-wal and ${file}-shm beside the file`;
+  if (fileReadOnly && folderReadOnly)
+    return `the file is read-only, and so is its folder ${dir} (${beside})`;
+  if (fileReadOnly) return "the file is read-only";
+  if (folderReadOnly) return `its folder ${dir} is read-only (${beside})`;
+  return undefined;
 }
 
 function writable(path: string): boolean {

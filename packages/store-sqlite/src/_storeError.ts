@@ -27,7 +27,7 @@ export function toStoreError(error: unknown, file: string, doing: string): unkno
   return new EventStoreError(
     code,
     `${file}: ${doing} failed: ${error.message} (${error.code}); ${ADVICE[code]}`,
-    { cause: error },
+    { cause: error, advice: ADVICE[code] },
   );
 }
 

@@ -16,7 +16,7 @@ export interface NativeModuleCheck {
    * `wrong_node`: compiled for another Node version; `load_failed`: anything else.
    */
   problem?: "missing" | "wrong_node" | "load_failed";
-  /** The loader's message, first line. */
+  /** The loader's message, whole (better-sqlite3's `bindings` lists every path it tried, one a line). */
   error?: string;
 }
 
@@ -48,6 +48,6 @@ export function checkNativeModule(): NativeModuleCheck {
       : /Could not locate the bindings file|Cannot find module/.test(message)
         ? "missing"
         : "load_failed";
-    return { ok: false, driver, problem, error: message.split("\n")[0] ?? message };
+    return { ok: false, driver, problem, error: message };
   }
 }

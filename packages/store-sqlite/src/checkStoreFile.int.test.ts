@@ -1,6 +1,20 @@
-import { closeSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  DIST_INDEX,
+  makeReadOnly,
+  makeWritable,
+  runAsReader,
+} from "./_readOnlyFolder.test-helpers.js";
 import { tempDir } from "./_tempDir.test-helpers.js";
 import { checkStoreFile } from "./checkStoreFile.js";
 import { openSqliteEventStore } from "./sqliteEventStore.js";
@@ -74,5 +88,40 @@ describe("checkStoreFile: a writer checks the file before writing (issue 10)", (
       ok: false,
       problems: [expect.stringContaining("not SQLite's header")],
     });
+  });
+
+  it("a file this process cannot write (issue 34): every page read through a read-only connection, nothing written, and why it is read-only", async () => {
+    const file = await written();
+    const damaged = dir.file("damaged.db");
+    const bytes = readFileSync(file);
+    writeFileSync(damaged, bytes);
+    overwritePages(damaged, 0.5, 2, "random");
+    const before = readdirSync(dir.path)
+      .sort()
+      .map((n) => [n, readFileSync(dir.file(n)).toString("base64")]);
+    makeReadOnly(dir.path);
+    try {
+      const checks = runAsReader(
+        `import { checkStoreFile } from ${JSON.stringify(DIST_INDEX)};
+         const pick = (c) => ({ ok: c.ok, method: c.method, readOnly: c.readOnly, problems: c.problems.length });
+         console.log(JSON.stringify([pick(checkStoreFile(${JSON.stringify(file)})), pick(checkStoreFile(${JSON.stringify(damaged)}))]));`,
+      ) as { ok: boolean; method: string; readOnly: string | null; problems: number }[];
+      expect(checks[0]).toEqual({
+        ok: true,
+        method: "quick_check",
+        readOnly: expect.stringMatching(/^the file is read-only, and so is its folder /),
+        problems: 0,
+      });
+      expect(checks[1]).toMatchObject({ ok: false, method: "quick_check" });
+      expect(checks[1]!.problems).toBeGreaterThan(0);
+    } finally {
+      makeWritable(dir.path);
+    }
+    expect(
+      readdirSync(dir.path)
+        .sort()
+        .map((n) => [n, readFileSync(dir.file(n)).toString("base64")]),
+    ).toEqual(before);
+    expect(checkStoreFile(file).readOnly).toBeNull();
   });
 });

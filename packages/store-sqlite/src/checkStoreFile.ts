@@ -9,11 +9,19 @@ import {
 } from "node:fs";
 import Database from "better-sqlite3";
 import { loadSqlite } from "./_loadSqlite.js";
+import { openReadOnlyDatabase, plainName } from "./_readOnlyDatabase.js";
+import { readOnlyReason } from "./_requireWritable.js";
 
-/** What a writer learns about a database file before it writes to it. */
+/** What a writer learns about a database file before it writes to it (and `doctor` of any file). */
 export interface FileCheck {
   file: string;
   ok: boolean;
+  /**
+   * Why this process cannot write the file or its folder, or null when it can. A file it
+   * cannot write is checked through a read-only connection (nothing is written, not even
+   * the stamp).
+   */
+  readOnly: string | null;
   /**
    * `new`: no file yet. `unchanged`: exactly as a toolledger writer left it after a clean close
    * (size, times and inode match its stamp), so its pages are not read again. `quick_check`:
@@ -38,9 +46,11 @@ const MAX_PROBLEMS = 10;
  */
 export function checkStoreFile(file: string): FileCheck {
   const started = performance.now();
+  const readOnly = readOnlyReason(file) ?? null;
   const done = (method: FileCheck["method"], problems: string[]): FileCheck => ({
     file,
     ok: problems.length === 0,
+    readOnly,
     method,
     ms: Math.round(performance.now() - started),
     problems,
@@ -53,7 +63,12 @@ export function checkStoreFile(file: string): FileCheck {
   let db: Database.Database | undefined;
   try {
     loadSqlite();
-    db = new Database(file, { fileMustExist: true });
+    // A reader may check a file it cannot write (a shared archive): opened read-write,
+    // SQLite would fail on the WAL index it cannot create.
+    db =
+      readOnly === null
+        ? new Database(plainName(file), { fileMustExist: true })
+        : openReadOnlyDatabase(file, 5000);
     // Reading pages through a mapping saves a copy each: ~20% of a 1 GB check.
     db.pragma("mmap_size = 4294967296");
     const rows = db.pragma(`quick_check(${MAX_PROBLEMS})`) as Record<string, unknown>[];
@@ -68,7 +83,7 @@ export function checkStoreFile(file: string): FileCheck {
     // Closing may checkpoint a WAL left by a crash: stamp what the file is afterwards.
     db?.close();
   }
-  if (problems.length === 0) stampStoreFile(file);
+  if (problems.length === 0 && readOnly === null) stampStoreFile(file);
   return done("quick_check", problems);
 }
 

@@ -1,5 +1,7 @@
+import type { CliError } from "../cliError.js";
 import { booleanOption, integerOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
+import { debugRequested, debugStack } from "../debugStack.js";
 import type { Deps } from "../deps.js";
 import { checkDatabase } from "../doctor/checkDatabase.js";
 import { checkHosts, type ServerSource } from "../doctor/checkHosts.js";
@@ -27,13 +29,19 @@ export async function doctorCommand(args: readonly string[], deps: Deps): Promis
     if (!json) for (const f of more) o.data(formatFinding(f, o.out));
   };
 
+  // A finding that is a bug in toolledger says to rerun with TOOLLEDGER_DEBUG=1: then its stack.
+  const unexpected = (e: CliError) => {
+    const stack = e.kind === "internal" && debugRequested(deps.env) ? debugStack(e) : undefined;
+    if (stack !== undefined) o.note(stack);
+  };
   report([checkNode(), await checkSqliteModule()]);
   report([
     await checkDatabase(
       resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd),
+      unexpected,
     ),
   ]);
-  const hosts = checkHosts(deps);
+  const hosts = checkHosts(deps, unexpected);
   report(hosts.findings);
   let sources: ServerSource[] = hosts.sources;
   const configFlag = stringOption(parsed, "config");
@@ -43,6 +51,7 @@ export async function doctorCommand(args: readonly string[], deps: Deps): Promis
       sources = [{ label: config.file, config }];
     } catch (error) {
       const e = toCliError(error);
+      unexpected(e);
       sources = [];
       report([
         {

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../cliError.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
+import { configRedactor } from "../configRedactor.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
@@ -127,9 +128,13 @@ export async function installCommand(args: readonly string[], deps: Deps): Promi
   ))
     o.note(note);
   o.note(`  the gateway records to ${db}, deferral ${deferral.mode}; backup at ${backup}`);
+  // Env values, headers and tokens are the servers' secrets: the diff shows them as the log does.
+  const redactor = configRedactor([text, plan.after], client.format);
   printDiff(
     o,
-    unifiedDiff(text, plan.after, { oldLabel: file, newLabel: `${file} (with toolledger)` }),
+    redactor.redact(
+      unifiedDiff(text, plan.after, { oldLabel: file, newLabel: `${file} (with toolledger)` }),
+    ),
   );
   if (booleanOption(parsed, "dry-run")) return EXIT.ok;
   if (!(await confirmChange(deps, o, { yes: booleanOption(parsed, "yes"), command: "install" })))

@@ -1,4 +1,5 @@
 import { COALESCE_AFTER, type PinRecord, type RecordStatus, recordStatus } from "@toolledger/core";
+import { whatAwaitingMeans } from "../awaitingApproval.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
@@ -96,7 +97,7 @@ export async function pinsCommand(args: readonly string[], deps: Deps): Promise<
     if (awaiting.length > 0) {
       const first = awaiting[0]!;
       o.note(
-        `${awaiting.length} definition(s) await approval and are not served to the model; review with \`toolledger diff ${first.kind === "tool" ? `${first.server}__${first.name}` : `${first.server} ${first.name || "instructions"}`}\`, then \`toolledger approve ${first.server}\` or \`toolledger reject ${first.server}\``,
+        `${awaiting.length} definition(s) await approval (${whatAwaitingMeans(awaiting)}); review with \`toolledger diff ${first.kind === "tool" ? `${first.server}__${first.name}` : `${first.server} ${first.name || "instructions"}`}\`, then \`toolledger approve ${first.server}\` or \`toolledger reject ${first.server}\``,
       );
     }
     for (const key of coalescing)

@@ -12,7 +12,7 @@ export const pinsSpec: CommandSpec = {
   name: "pins",
   summary: "The pinned definitions of each server: approved, changed, pending or rejected (P1–P6).",
   description:
-    "Reads the pins ledger of the database: every tool, prompt, resource, template and instructions a\nserver listed, with the digest approved (the first listing, unless a check flagged it, or a person's\napproval) and what awaits a decision: a changed definition, a new one (renames included), or one a\ncheck flagged at first sight (hidden characters, cross-server shadowing, encoded commands,\ninstructions aimed at the model). What awaits approval is not served to the model.",
+    "Reads the pins ledger of the database: every tool, prompt, resource, template and instructions a\nserver listed, with the digest approved (the first listing, unless a check flagged it, or a person's\napproval) and what awaits a decision: a changed definition, a new one (renames included), or one a\ncheck flagged at first sight (hidden characters, cross-server shadowing, encoded commands,\ninstructions aimed at the model). Under quarantine a changed definition is served as it was\napproved and calls to it are refused; a new or flagged one is not served.",
   positionals: [{ name: "server", required: false, description: "only this server's definitions" }],
   options: [
     {

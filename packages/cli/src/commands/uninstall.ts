@@ -2,6 +2,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../cliError.js";
 import { booleanOption } from "../commandSpec.js";
+import { configRedactor } from "../configRedactor.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
@@ -61,12 +62,23 @@ export async function uninstallCommand(args: readonly string[], deps: Deps): Pro
       `${client.label}: ${file}\n  changed since install: keeps those changes and puts the ${servers.length} server(s) of ${record.serversFile} back in place of the gateway`,
     );
   }
+  // The servers' secrets come back into the file: the diff shows them as the log does.
+  const redactor = configRedactor(
+    [
+      current.toString("utf8"),
+      after.toString("utf8"),
+      ...(serversText === null ? [] : [serversText]),
+    ],
+    client.format,
+  );
   printDiff(
     o,
-    unifiedDiff(current.toString("utf8"), after.toString("utf8"), {
-      oldLabel: file,
-      newLabel: `${file} (without toolledger)`,
-    }),
+    redactor.redact(
+      unifiedDiff(current.toString("utf8"), after.toString("utf8"), {
+        oldLabel: file,
+        newLabel: `${file} (without toolledger)`,
+      }),
+    ),
   );
   if (booleanOption(parsed, "dry-run")) return EXIT.ok;
   if (!(await confirmChange(deps, o, { yes: booleanOption(parsed, "yes"), command: "uninstall" })))

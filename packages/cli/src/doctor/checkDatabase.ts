@@ -1,5 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { userInfo } from "node:os";
 import { dirname } from "node:path";
+import type { CliError } from "../cliError.js";
 import { type DatabaseLocation, DB_ENV } from "../databasePath.js";
 import { openStore } from "../openStore.js";
 import { toCliError } from "../toCliError.js";
@@ -7,9 +9,13 @@ import type { DoctorFinding } from "./doctorFinding.js";
 
 /**
  * The session database the commands would use: where it is and why, whether it opens, its
- * schema and sessions, and (a SQLite file) whether every page reads. Nothing is written.
+ * schema and sessions, and (a SQLite file) whether every page reads and whether this user can
+ * write it. Nothing is written but the stamp of a sound file this user may write.
  */
-export async function checkDatabase(location: DatabaseLocation): Promise<DoctorFinding> {
+export async function checkDatabase(
+  location: DatabaseLocation,
+  unexpected: (error: CliError) => void = () => {},
+): Promise<DoctorFinding> {
   const subject = `${location.path} (${location.source === "home" ? "the default" : location.source})`;
   const finding = (
     status: DoctorFinding["status"],
@@ -37,8 +43,10 @@ export async function checkDatabase(location: DatabaseLocation): Promise<DoctorF
       return finding("fail", "is a directory", `point --db or ${DB_ENV} at a file`);
     const { checkStoreFile } = await import("@toolledger/store-sqlite");
     let pages: string;
+    let readOnly: string | null;
     try {
       const check = checkStoreFile(location.path);
+      readOnly = check.readOnly;
       if (!check.ok)
         return finding(
           "fail",
@@ -51,25 +59,32 @@ export async function checkDatabase(location: DatabaseLocation): Promise<DoctorF
           : `every page read in ${check.ms} ms`;
     } catch (error) {
       const e = toCliError(error);
-      return finding("fail", e.message, e.hint);
+      unexpected(e);
+      // Unreadable in place (a read-only folder and events still in its -wal): the message
+      // says what to do; the writing commands' hint would not fit.
+      const inPlace = (error as { code?: unknown }).code === "STORE_READ_ONLY";
+      return finding("fail", e.message, inPlace ? undefined : e.hint);
     }
-    const summary = await sessions(location);
+    const summary = await sessions(location, unexpected);
     if (typeof summary !== "string") return { ...summary, subject };
     const size = statSync(location.path).size;
-    if (!writable(location.path))
+    if (readOnly !== null)
       return finding(
         "warn",
-        `${summary}, ${mib(size)}, ${pages}; read-only for you`,
-        "serve and demo cannot record here: fix its permissions or pass --db <file>",
+        `${summary}, ${mib(size)}, ${pages}; read-only for ${currentUser()}: ${readOnly}`,
+        `sessions, replay, audit, explain, export and view read it where it is; to record (serve, demo, import, clear, compact) pass --db <a file in a writable folder> (or set ${DB_ENV}), or make the file and its folder writable for ${currentUser()}`,
       );
     return finding("ok", `${summary}, ${mib(size)}, ${pages}`);
   }
-  const summary = await sessions(location);
+  const summary = await sessions(location, unexpected);
   if (typeof summary !== "string") return { ...summary, subject };
   return finding("ok", summary);
 }
 
-async function sessions(location: DatabaseLocation): Promise<string | DoctorFinding> {
+async function sessions(
+  location: DatabaseLocation,
+  unexpected: (error: CliError) => void,
+): Promise<string | DoctorFinding> {
   let store: Awaited<ReturnType<typeof openStore>> | undefined;
   try {
     store = await openStore(location, "read");
@@ -78,6 +93,7 @@ async function sessions(location: DatabaseLocation): Promise<string | DoctorFind
     return `opens; ${list.length} session(s), ${events} event(s)`;
   } catch (error) {
     const e = toCliError(error);
+    unexpected(e);
     const missing = (error as { code?: unknown }).code === "STORE_NOT_FOUND";
     return {
       check: "database",
@@ -105,6 +121,15 @@ function writable(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The user file permissions are checked for (`nobody`, `alice`), or `you` when unknown. */
+function currentUser(): string {
+  try {
+    return `you (${userInfo().username})`;
+  } catch {
+    return "you";
   }
 }
 

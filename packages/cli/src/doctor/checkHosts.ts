@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join, sep } from "node:path";
+import type { CliError } from "../cliError.js";
 import type { Deps } from "../deps.js";
 import { GATEWAY_ENTRY_NAME, HOST_CLIENTS, type HostClient } from "../hostClients.js";
 import {
@@ -26,7 +27,10 @@ export interface ServerSource {
  * moved servers file there? Returns the servers to check: behind the gateway where it is
  * installed, else the host's own.
  */
-export function checkHosts(deps: Deps): { findings: DoctorFinding[]; sources: ServerSource[] } {
+export function checkHosts(
+  deps: Deps,
+  unexpected: (error: CliError) => void = () => {},
+): { findings: DoctorFinding[]; sources: ServerSource[] } {
   const findings: DoctorFinding[] = [];
   const sources: ServerSource[] = [];
   for (const client of HOST_CLIENTS) {
@@ -35,7 +39,7 @@ export function checkHosts(deps: Deps): { findings: DoctorFinding[]; sources: Se
       ...recordedFiles(client, deps),
     ]);
     for (const file of files) {
-      const result = checkHost(client, file, deps);
+      const result = checkHost(client, file, deps, unexpected);
       findings.push(...result.findings);
       sources.push(...result.sources);
     }
@@ -47,6 +51,7 @@ function checkHost(
   client: HostClient,
   file: string,
   deps: Deps,
+  unexpected: (error: CliError) => void,
 ): { findings: DoctorFinding[]; sources: ServerSource[] } {
   const subject = `${client.name} ${file}`;
   const host = (status: DoctorFinding["status"], message: string, fix?: string): DoctorFinding => ({
@@ -94,7 +99,7 @@ function checkHost(
           `\`toolledger uninstall ${client.name}\` restores the backup, or remove ${installDirectory(client.name, file, deps.env, deps.home)}`,
         ),
       );
-    const own = serversOf(client.name, file, text, deps);
+    const own = serversOf(client.name, file, text, deps, unexpected);
     return { findings: [...findings, ...own.findings], sources: own.sources };
   }
   const findings = [commandFinding(client, file, gateway.value, subject, deps)];
@@ -115,6 +120,7 @@ function checkHost(
     record.serversFile,
     readFileSync(record.serversFile, "utf8"),
     deps,
+    unexpected,
   );
   return { findings: [...findings, ...moved.findings], sources: moved.sources };
 }
@@ -212,11 +218,13 @@ function serversOf(
   file: string,
   text: string,
   deps: Deps,
+  unexpected: (error: CliError) => void,
 ): { findings: DoctorFinding[]; sources: ServerSource[] } {
   try {
     return { findings: [], sources: [{ label, config: parseConfig(file, text, deps) }] };
   } catch (error) {
     const e = toCliError(error);
+    unexpected(e);
     const unset = e.hint?.startsWith("export ") === true;
     return {
       findings: [

@@ -26,7 +26,7 @@ export function searchesReason(entries: readonly LogEntry[], publicName: string)
         : { kind: "unregistered" };
       if (why.kind === "returned") returned++;
       lines.push(
-        `${JSON.stringify(event.query)} (${label ?? position}): ${describe(why, event.limit)}`,
+        `${JSON.stringify(event.query)} (${label ?? position}): ${describe(why, event.limit, event.kind)}`,
       );
       positions.push(label ?? position);
     }
@@ -40,7 +40,11 @@ export function searchesReason(entries: readonly LogEntry[], publicName: string)
   };
 }
 
-function describe(why: SearchResultWhy | { kind: "unregistered" }, limit: number): string {
+function describe(
+  why: SearchResultWhy | { kind: "unregistered" },
+  limit: number,
+  query: "words" | "regex",
+): string {
   switch (why.kind) {
     case "returned":
       return `returned it, ranked ${why.rank}`;
@@ -53,7 +57,10 @@ function describe(why: SearchResultWhy | { kind: "unregistered" }, limit: number
         ? "not returned: another extension's tool had its name then (R10)"
         : `not returned: it was ${why.class} then, and only deferred tools are searched`;
     case "no-match":
-      return "not returned: no word of the query, nor a synonym, is in its name, title, description or arguments";
+      // S1: a `/regex/` query is a pattern over the text, not words with synonyms.
+      return query === "regex"
+        ? "not returned: the pattern matches nothing in its name, title, description or arguments"
+        : "not returned: no word of the query, nor a synonym, is in its name, title, description or arguments";
     case "below-limit":
       return why.field
         ? `not returned: the pattern matches its ${why.field}, but the ${limit} results were tools matching earlier fields or sorting before it`

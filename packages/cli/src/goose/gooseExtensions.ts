@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { nameToKey } from "@toolledger/core";
+import { servedUnprefixed } from "./gooseToolName.js";
 
 /** One `ExtensionConfig` of goose's enabled-extensions state, as the ledger records it (R6). */
 export interface GooseExtension {
@@ -8,6 +9,8 @@ export interface GooseExtension {
   /** goose's `type` tag: stdio, builtin, platform, streamable_http, sse, frontend, inline_python. */
   kind: string;
   availableTools: string[];
+  /** R3: goose serves its tools unprefixed (a platform extension such as `developer`). */
+  exposeUnprefixed: boolean;
   /** R6: a digest of the whole config; env and header values enter it only hashed. */
   configFingerprint: string;
 }
@@ -38,20 +41,30 @@ export function toExtension(raw: unknown): GooseExtension | null {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return null;
   const c = raw as Record<string, unknown>;
   if (typeof c.name !== "string" || nameToKey(c.name) === "") return null;
+  const key = nameToKey(c.name);
+  const kind = typeof c.type === "string" && c.type !== "" ? c.type : "unknown";
   return {
-    key: nameToKey(c.name),
+    key,
     name: c.name,
-    kind: typeof c.type === "string" && c.type !== "" ? c.type : "unknown",
+    kind,
     availableTools: Array.isArray(c.available_tools)
       ? c.available_tools.filter((t): t is string => typeof t === "string")
       : [],
+    exposeUnprefixed: servedUnprefixed(kind, key),
     configFingerprint: fingerprint(c),
   };
 }
 
 /** An extension the session used that its enabled-extensions state does not hold. */
 export function unlistedExtension(key: string, kind: string): GooseExtension {
-  return { key, name: key, kind, availableTools: [], configFingerprint: `goose-import:${key}` };
+  return {
+    key,
+    name: key,
+    kind,
+    availableTools: [],
+    exposeUnprefixed: servedUnprefixed(kind, key),
+    configFingerprint: `goose-import:${key}`,
+  };
 }
 
 function fingerprint(config: Record<string, unknown>): string {

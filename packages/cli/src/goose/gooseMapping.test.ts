@@ -4,9 +4,11 @@ import { readBlock } from "./gooseContent.js";
 import { gooseDatabasePath } from "./gooseDatabasePath.js";
 import { enableMatcher, isEnableRequest, loadedNames, requestedNames } from "./gooseDeferral.js";
 import { enabledExtensions } from "./gooseExtensions.js";
+import { gooseInitialExtensions } from "./gooseInitialExtensions.js";
 import { DECLINED_RESPONSE, mapOutcome } from "./gooseOutcome.js";
-import { EMPTY_TOKENS, parentOf } from "./gooseSession.js";
+import { EMPTY_TOKENS, type GooseSession, parentOf } from "./gooseSession.js";
 import { splitToolName } from "./gooseToolName.js";
+import type { GooseCall } from "./scanGooseSession.js";
 
 const ok = { ok: true as const, name: "a__b", arguments: {}, meta: null };
 const success = (text: string, isError = false) => ({
@@ -193,5 +195,55 @@ describe("goose mapping points (issue 26)", () => {
     expect(parseSince("7d", now)?.toISOString()).toBe("2026-11-24T00:00:00.000Z");
     expect(parseSince("2026-11-30", now)?.toISOString()).toBe("2026-11-30T00:00:00.000Z");
     expect(() => parseSince("last tuesday", now)).toThrow(/neither an ISO date/);
+  });
+
+  it("R3: platform extensions goose serves unprefixed are registered so; the session's own calls decide when they say one way (issue 34)", () => {
+    const state = (extensions: unknown[]) => ({ "enabled_extensions.v0": { extensions } });
+    const listed = enabledExtensions(
+      state([
+        { type: "platform", name: "developer" },
+        { type: "builtin", name: "Analyze" },
+        { type: "stdio", name: "summon", cmd: "x" },
+        { type: "platform", name: "todo" },
+      ]),
+    );
+    expect(listed.map((e) => [e.key, e.exposeUnprefixed])).toEqual([
+      ["developer", true],
+      ["analyze", true],
+      // A server of the user's own that happens to share the name: goose prefixes it.
+      ["summon", false],
+      ["todo", false],
+    ]);
+    const session = (extensions: unknown[]) =>
+      ({ extensionData: state(extensions), messages: [] }) as unknown as GooseSession;
+    const called = (name: string, meta: Record<string, unknown> | null) => {
+      const split = splitToolName(name, meta);
+      return {
+        call: { ok: true, name, arguments: {}, meta },
+        name,
+        owner: split.owner,
+        tool: split.tool,
+        response: null,
+        manage: null,
+        enable: false,
+      } as unknown as GooseCall;
+    };
+    const developer = { goose_extension: "developer" };
+    const unprefixed = (calls: GooseCall[], extensions: unknown[]) =>
+      gooseInitialExtensions(session(extensions), calls).initial.get("developer")?.exposeUnprefixed;
+    const builtin = [{ type: "builtin", name: "developer" }];
+    // goose before developer became a platform extension: a builtin served `developer__shell`.
+    expect(unprefixed([called("developer__shell", null)], builtin)).toBe(false);
+    expect(unprefixed([called("shell", developer)], builtin)).toBe(true);
+    // Named both ways (a session resumed across an upgrade): goose's rule of today.
+    expect(
+      unprefixed([called("developer__shell", null), called("shell", developer)], builtin),
+    ).toBe(true);
+    // Not in the session's state: registered as its calls named it.
+    expect(unprefixed([called("shell", developer)], [])).toBe(true);
+    expect(
+      gooseInitialExtensions(session([]), [called("shell", developer)]).initial.get("developer")
+        ?.kind,
+    ).toBe("platform");
   });
 });

@@ -24,7 +24,7 @@ export function extensionAdded(
       at,
       name: ext.name,
       kind: ext.kind,
-      exposeUnprefixed: false,
+      exposeUnprefixed: ext.exposeUnprefixed,
       hidden: false,
       availableTools: ext.availableTools,
       configFingerprint: ext.configFingerprint,

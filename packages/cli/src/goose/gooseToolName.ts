@@ -25,8 +25,9 @@ export function splitToolName(
 }
 
 /**
- * goose's platform extensions (agents/extension.rs PLATFORM_EXTENSIONS and the older
- * `platform__*` tools of agents/platform_tools.rs): kind `platform`, so eager under D4.
+ * goose's platform extensions (agents/platform_extensions/mod.rs PLATFORM_EXTENSIONS, earlier
+ * agents/extension.rs, and the older `platform__*` tools of agents/platform_tools.rs): kind
+ * `platform`, so eager under D4.
  */
 export const GOOSE_PLATFORM_EXTENSIONS: ReadonlySet<string> = new Set([
   "platform",
@@ -40,4 +41,25 @@ export const GOOSE_PLATFORM_EXTENSIONS: ReadonlySet<string> = new Set([
   "code_execution",
   "apps",
   "tom",
+  "developer",
+  "analyze",
+  "browser",
 ]);
+
+/**
+ * The platform extensions whose tools goose serves without a prefix (`shell`, not
+ * `developer__shell`), owned through `_meta.goose_extension`: PLATFORM_EXTENSIONS entries with
+ * `unprefixed_tools: true`, applied to a `platform` or `builtin` config of that name
+ * (agents/extension_manager.rs `is_unprefixed_extension`). R3's `exposeUnprefixed`.
+ */
+export const GOOSE_UNPREFIXED_EXTENSIONS: ReadonlySet<string> = new Set([
+  "developer",
+  "analyze",
+  "summon",
+  "code_execution",
+]);
+
+/** Whether goose serves this extension's tools unprefixed, by its config's kind and key. */
+export function servedUnprefixed(kind: string, key: string): boolean {
+  return (kind === "platform" || kind === "builtin") && GOOSE_UNPREFIXED_EXTENSIONS.has(key);
+}

@@ -2,7 +2,7 @@ import { decide, type McpTool, nameToKey, type State } from "@toolledger/core";
 import { callFinished, callStarted, enableRequested, enableResponded } from "./gooseCallFacts.js";
 import { type EnableMatcher, requestedNames } from "./gooseDeferral.js";
 import type { Fact } from "./gooseFact.js";
-import { gooseInitialExtensions, unlistedGooseExtension } from "./gooseInitialExtensions.js";
+import { gooseInitialExtensions } from "./gooseInitialExtensions.js";
 import { builtinToolNames, extensionAdded, toolsFetched } from "./gooseRegistryFacts.js";
 import { type GooseSession, parentOf } from "./gooseSession.js";
 import { sessionTokensFact, usageFact } from "./gooseUsageFacts.js";
@@ -38,7 +38,7 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
   const { calls, entries } = scanGooseSession(session, options.matcher, skipped);
 
   // --- extensions: the snapshot, walked back over the session's own enables and disables.
-  const { initial, configs, used } = gooseInitialExtensions(session, calls);
+  const { initial, configs, used, unlisted } = gooseInitialExtensions(session, calls);
   const firstAt =
     session.createdAt ??
     (session.messages[0] ? iso(session.messages[0].created) : new Date(0).toISOString());
@@ -171,7 +171,7 @@ export function mapGooseSession(session: GooseSession, options: MapOptions): Map
         if (c.manage && succeeded(c)) {
           const key = nameToKey(c.manage.extension);
           if (c.manage.action === "enable") {
-            const ext = configs.get(key) ?? unlistedGooseExtension(key);
+            const ext = configs.get(key) ?? unlisted(key);
             facts.push(
               extensionAdded(
                 ext,

@@ -60,7 +60,7 @@ export function describeOther(
       const runner = str(event.runner);
       return {
         extensions: call?.extensions ?? [],
-        text: `⧗ ${call?.name ?? "a call"} runs as task ${(str(event.taskId) ?? "").slice(0, 8)}, ${runner === "server" ? "by its server" : "by the gateway"}${event.requested === false ? " on the client's behalf" : ""}`,
+        text: `◷ ${call?.name ?? "a call"} runs as task ${(str(event.taskId) ?? "").slice(0, 8)}, ${runner === "server" ? "by its server" : "by the gateway"}${event.requested === false ? " on the client's behalf" : ""}`,
         severity: "info",
         rules: ["C6", "G4"],
         ...(call === undefined ? {} : { related: call.index }),

@@ -165,7 +165,7 @@ describe("each event's line (R9, R11, D6, C4)", () => {
       rules: ["C6", "G4"],
       related: 0,
       extensions: ["everything"],
-      text: "⧗ everything__simulate-research-query runs as task 81033134, by its server",
+      text: "◷ everything__simulate-research-query runs as task 81033134, by its server",
     });
     expect(asked).toMatchObject({
       severity: "info",
