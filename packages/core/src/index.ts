@@ -36,7 +36,7 @@ export {
   RecordTokenRefreshCommandSchema,
   RequireAuthorizationCommandSchema,
 } from "./authorization/authorizationEvents.js";
-export type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
+export type { ExtensionAuthorization } from "./authorization/authorizationState.js";
 export {
   type Catalog,
   type CatalogConflict,

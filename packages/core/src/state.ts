@@ -1,6 +1,6 @@
 import { emptyHashDict, type HashDict } from "./_hashDict.js";
 import type { Dict } from "./_records.js";
-import type { ExtensionAuthorization } from "./authorization/evolveAuthorization.js";
+import type { ExtensionAuthorization } from "./authorization/authorizationState.js";
 import type {
   Anomaly,
   CallOutcome,
