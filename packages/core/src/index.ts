@@ -6,7 +6,7 @@ export {
   type CallTaskAudit,
   formatCallAuditCsv,
   type TaskLifecycleStep,
-} from "./auditCalls.js";
+} from "./audit/auditCalls.js";
 export {
   type AuditPoint,
   auditEnables,
@@ -17,7 +17,8 @@ export {
   type EnableOutcome,
   type EndedBy,
   type OrphanResponse,
-} from "./auditEnables.js";
+} from "./audit/auditEnables.js";
+export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./audit/formatEnableAuditCsv.js";
 export {
   OAUTH_COMMAND_SCHEMAS,
   OAUTH_EVENT_SCHEMAS,
@@ -38,6 +39,33 @@ export {
 } from "./authorization/authorizationEvents.js";
 export type { ExtensionAuthorization } from "./authorization/authorizationState.js";
 export {
+  type BuiltinCall,
+  type CallRefusal,
+  type CheckCallResult,
+  checkCall,
+} from "./calls/checkCall.js";
+export {
+  type TaskCreated,
+  TaskCreatedSchema,
+  type TaskEvent,
+  type TaskRunner,
+  TaskRunnerSchema,
+  type TaskStatus,
+  type TaskStatusChanged,
+  TaskStatusChangedSchema,
+  TaskStatusSchema,
+  TERMINAL_TASK_STATUSES,
+} from "./calls/taskEvents.js";
+export {
+  findTask,
+  NO_TASKS,
+  OPEN_TASK_LIMIT,
+  TASK_HISTORY_LIMIT,
+  type TaskRecord,
+  type TaskSummary,
+} from "./calls/taskSummary.js";
+export { toolCallStats } from "./calls/toolCallStats.js";
+export {
   type Catalog,
   type CatalogConflict,
   type CatalogOptions,
@@ -48,23 +76,13 @@ export {
   resolvePrompt,
   resourceOwner,
   templatePattern,
-} from "./catalog.js";
+} from "./catalog/catalog.js";
 export {
-  type BuiltinCall,
-  type CallRefusal,
-  type CheckCallResult,
-  checkCall,
-} from "./checkCall.js";
-export {
-  type Classification,
-  classifyTool,
-  type EagerReason,
-  isAppOnly,
-  isEnabled,
-  type ToolClass,
-} from "./classifyTool.js";
-export { closeNames } from "./closeNames.js";
-export { collisionOwners } from "./collisionOwners.js";
+  type SessionImported,
+  SessionImportedSchema,
+  type UsageRecorded,
+  UsageRecordedSchema,
+} from "./conversation/importedEvents.js";
 export {
   AddExtensionCommandSchema,
   ApproveEnableToolsCommandSchema,
@@ -88,18 +106,21 @@ export {
   StartCallCommandSchema,
   StartConversationCommandSchema,
   StartHostCommandSchema,
-} from "./command.js";
-export { compareBytes } from "./compareBytes.js";
-export { createLogLineParser } from "./createLogLineParser.js";
-export { type CommandError, type CommandErrorCode, type Decision, decide } from "./decide.js";
+} from "./decide/command.js";
 export {
-  type DecodeError,
-  type DecodeErrorCode,
-  type DecodeResult,
-  decodeEvent,
-  decodeEventOrThrow,
-  EventDecodeError,
-} from "./decodeEvent.js";
+  type CommandError,
+  type CommandErrorCode,
+  type Decision,
+  decide,
+} from "./decide/decide.js";
+export {
+  type Classification,
+  classifyTool,
+  type EagerReason,
+  isAppOnly,
+  isEnabled,
+  type ToolClass,
+} from "./deferral/classifyTool.js";
 export { currentStrategy } from "./deferral/currentStrategy.js";
 export {
   DEFAULT_DEFERRAL_BUDGET,
@@ -108,33 +129,35 @@ export {
   strategyFor,
 } from "./deferral/deferralStrategy.js";
 export {
-  type Diagnostic,
-  type DiagnosticsOptions,
-  diagnostics,
-  unknownAlwaysLoad,
-} from "./diagnostics.js";
-export { downExtension } from "./downExtension.js";
-export { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "./eventCatalog.js";
+  ALWAYS_LOAD_META,
+  ENABLE_TOOLS_NAME,
+  ENABLE_TOOLS_TOOL,
+  ENABLE_TOOLS_TOOL_SEARCH,
+  type ModelView,
+  modelView,
+} from "./deferral/modelView.js";
 export {
-  decodeRowEvent,
-  type EventDataRow,
-  type EventRow,
-  eventFromRow,
-  eventsFromRows,
-  type RowSource,
-} from "./eventFromRow.js";
+  ALWAYS_LOAD_ENV,
+  DEFERRAL_ENV,
+  DEFERRAL_MODES,
+  type DeferralConfig,
+  type DeferralConfigResult,
+  parseAlwaysLoad,
+  parseDeferralConfig,
+  parseDeferralMode,
+  parseToolledgerDeferralMode,
+  TOOLLEDGER_DEFERRAL_MODES,
+} from "./deferral/parseDeferralConfig.js";
+export { createLogLineParser } from "./events/createLogLineParser.js";
 export {
-  type AppendRejection,
-  type AppendResult,
-  type EventStore,
-  EventStoreError,
-  type EventStoreErrorCode,
-  type EventToAppend,
-  type ExpectedVersion,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type StoredEvent,
-} from "./eventStore.js";
+  type DecodeError,
+  type DecodeErrorCode,
+  type DecodeResult,
+  decodeEvent,
+  decodeEventOrThrow,
+  EventDecodeError,
+} from "./events/decodeEvent.js";
+export { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "./events/eventCatalog.js";
 export {
   type Anomaly,
   AnomalySchema,
@@ -208,10 +231,14 @@ export {
   ToolsFetchFailedSchema,
   type ToolsInvalidated,
   ToolsInvalidatedSchema,
-} from "./events.js";
-export { evolve } from "./evolve.js";
-export { getExtension, listExtensions } from "./extensions.js";
-export { findTool } from "./findTool.js";
+} from "./events/events.js";
+export {
+  type EventOrigin,
+  type EventOriginKind,
+  EventOriginKindSchema,
+  EventOriginSchema,
+} from "./events/origin.js";
+export { evolve } from "./fold/evolve.js";
 export {
   type ConversationLog,
   type FoldStep,
@@ -220,78 +247,82 @@ export {
   readConversationLog,
   readWholeStream,
   registryStreamOf,
-} from "./foldConversation.js";
+} from "./fold/foldConversation.js";
 export {
   type FoldedEvent,
   foldOrderedConversation,
-} from "./foldOrderedConversation.js";
-export { ENABLE_AUDIT_CSV_COLUMNS, formatEnableAuditCsv } from "./formatEnableAuditCsv.js";
+} from "./fold/foldOrderedConversation.js";
+export { type OrderedEvent, orderConversation } from "./fold/orderConversation.js";
+export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./fold/replay.js";
+export { type LoadedState, SnapshotFold, type SnapshotRow } from "./fold/snapshotFold.js";
 export {
-  type SessionImported,
-  SessionImportedSchema,
-  type UsageRecorded,
-  UsageRecordedSchema,
-} from "./imported/importedEvents.js";
-export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./inMemoryEventStore.js";
-export {
-  LEASE_RENEW_MS,
-  LEASE_TTL_MS,
-  type Lease,
-  type LeaseReading,
-  type LeaseRenewal,
-  type OpenConversation,
-} from "./leases.js";
-export { extensionTools, type ListToolsOptions, listTools } from "./listTools.js";
-export {
-  isMcpToolDefinition,
-  type McpToolDefinition,
-  McpToolDefinitionSchema,
-  mcpToolProblem,
-} from "./mcpToolDefinition.js";
-export {
-  ALWAYS_LOAD_META,
-  ENABLE_TOOLS_NAME,
-  ENABLE_TOOLS_TOOL,
-  ENABLE_TOOLS_TOOL_SEARCH,
-  type ModelView,
-  modelView,
-} from "./modelView.js";
-export { isUnicodeWhiteSpace, nameToKey } from "./nameToKey.js";
-export { type OrderedEvent, orderConversation } from "./orderConversation.js";
-export {
-  type EventOrigin,
-  type EventOriginKind,
-  EventOriginKindSchema,
-  EventOriginSchema,
-} from "./origin.js";
-export {
-  type DefinitionKind,
-  formatBytes,
-  oversizedKind,
-  oversizedMessage,
-} from "./oversizedDefinition.js";
-export {
-  ALWAYS_LOAD_ENV,
-  DEFERRAL_ENV,
-  DEFERRAL_MODES,
-  type DeferralConfig,
-  type DeferralConfigResult,
-  parseAlwaysLoad,
-  parseDeferralConfig,
-  parseDeferralMode,
-  parseToolledgerDeferralMode,
-  TOOLLEDGER_DEFERRAL_MODES,
-} from "./parseDeferralConfig.js";
-export * from "./pinning/index.js";
-export { fetchApplies, isStale } from "./registry/fetchApplies.js";
-export { latestCompactionIndex, replay, replayFromLatestCompaction } from "./replay.js";
+  CALL_HISTORY_LIMIT,
+  type CallRecord,
+  type CallSummary,
+  type ConversationInfo,
+  DEFAULT_OWNER_META_KEY,
+  DIAGNOSTIC_HISTORY_LIMIT,
+  type ExtensionCatalog,
+  type ExtensionState,
+  type FetchStatus,
+  type HostInfo,
+  type IgnoredEvent,
+  IN_FLIGHT_LIMIT,
+  type InFlightCall,
+  initialState,
+  type ListStatus,
+  REDUCER_VERSION,
+  type RegisteredPrompt,
+  type RegisteredTool,
+  type RejectedTool,
+  type State,
+  type StateOptions,
+  type ToolCallStats,
+  withRegistry,
+} from "./fold/state.js";
+export { closeNames } from "./naming/closeNames.js";
+export { collisionOwners } from "./naming/collisionOwners.js";
+export { compareBytes } from "./naming/compareBytes.js";
+export { findTool } from "./naming/findTool.js";
+export { isUnicodeWhiteSpace, nameToKey } from "./naming/nameToKey.js";
 export {
   type ResolvedTool,
   type ResolveFailure,
   type ResolveOptions,
   type ResolveResult,
   resolveTool,
-} from "./resolveTool.js";
+} from "./naming/resolveTool.js";
+export {
+  fitsWire,
+  MAX_WIRE_NAME_LENGTH,
+  MIN_WIRE_NAME_LENGTH,
+  WIRE_NAME_PATTERN,
+} from "./naming/wireName.js";
+export * from "./pinning/index.js";
+export {
+  type Diagnostic,
+  type DiagnosticsOptions,
+  diagnostics,
+  unknownAlwaysLoad,
+} from "./registry/diagnostics.js";
+export { downExtension } from "./registry/downExtension.js";
+export { getExtension, listExtensions } from "./registry/extensions.js";
+export { fetchApplies, isStale } from "./registry/fetchApplies.js";
+export { extensionTools, type ListToolsOptions, listTools } from "./registry/listTools.js";
+export {
+  isMcpToolDefinition,
+  type McpToolDefinition,
+  McpToolDefinitionSchema,
+  mcpToolProblem,
+} from "./registry/mcpToolDefinition.js";
+export {
+  type DefinitionKind,
+  formatBytes,
+  oversizedKind,
+  oversizedMessage,
+} from "./registry/oversizedDefinition.js";
+export { servedTool } from "./registry/servedTool.js";
+export { staleExtensions } from "./registry/staleExtensions.js";
 export { explainSearchResult, type SearchResultWhy } from "./search/explainSearchResult.js";
 export {
   type RegistryIndex as SearchIndex,
@@ -319,73 +350,47 @@ export {
   searchTools,
 } from "./search/searchTools.js";
 export {
+  decodeRowEvent,
+  type EventDataRow,
+  type EventRow,
+  eventFromRow,
+  eventsFromRows,
+  type RowSource,
+} from "./store/eventFromRow.js";
+export {
+  type AppendRejection,
+  type AppendResult,
+  type EventStore,
+  EventStoreError,
+  type EventStoreErrorCode,
+  type EventToAppend,
+  type ExpectedVersion,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type StoredEvent,
+} from "./store/eventStore.js";
+export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./store/inMemoryEventStore.js";
+export {
+  LEASE_RENEW_MS,
+  LEASE_TTL_MS,
+  type Lease,
+  type LeaseReading,
+  type LeaseRenewal,
+  type OpenConversation,
+} from "./store/leases.js";
+export {
   invalidEvent,
   isStorableId,
   matchesExpectedVersion,
   type SerializedBatch,
   serializeBatch,
-} from "./serializeBatch.js";
-export { servedTool } from "./servedTool.js";
-export type { SessionStore, SessionSummary } from "./sessionStore.js";
-export { type LoadedState, SnapshotFold, type SnapshotRow } from "./snapshotFold.js";
-export { type SessionRow, SqlEventStore } from "./sqlEventStore.js";
-export { staleExtensions } from "./staleExtensions.js";
-export {
-  CALL_HISTORY_LIMIT,
-  type CallRecord,
-  type CallSummary,
-  type ConversationInfo,
-  DEFAULT_OWNER_META_KEY,
-  DIAGNOSTIC_HISTORY_LIMIT,
-  type ExtensionCatalog,
-  type ExtensionState,
-  type FetchStatus,
-  type HostInfo,
-  type IgnoredEvent,
-  IN_FLIGHT_LIMIT,
-  type InFlightCall,
-  initialState,
-  type ListStatus,
-  REDUCER_VERSION,
-  type RegisteredPrompt,
-  type RegisteredTool,
-  type RejectedTool,
-  type State,
-  type StateOptions,
-  type ToolCallStats,
-  withRegistry,
-} from "./state.js";
+} from "./store/serializeBatch.js";
+export type { SessionStore, SessionSummary } from "./store/sessionStore.js";
+export { type SessionRow, SqlEventStore } from "./store/sqlEventStore.js";
 export {
   type AbortSignalLike,
   type AppendWaker,
   type SubscribeOptions,
   sleep,
   subscribe,
-} from "./subscribe.js";
-export {
-  type TaskCreated,
-  TaskCreatedSchema,
-  type TaskEvent,
-  type TaskRunner,
-  TaskRunnerSchema,
-  type TaskStatus,
-  type TaskStatusChanged,
-  TaskStatusChangedSchema,
-  TaskStatusSchema,
-  TERMINAL_TASK_STATUSES,
-} from "./tasks/taskEvents.js";
-export {
-  findTask,
-  NO_TASKS,
-  OPEN_TASK_LIMIT,
-  TASK_HISTORY_LIMIT,
-  type TaskRecord,
-  type TaskSummary,
-} from "./tasks/taskSummary.js";
-export { toolCallStats } from "./toolCallStats.js";
-export {
-  fitsWire,
-  MAX_WIRE_NAME_LENGTH,
-  MIN_WIRE_NAME_LENGTH,
-  WIRE_NAME_PATTERN,
-} from "./wireName.js";
+} from "./store/subscribe.js";

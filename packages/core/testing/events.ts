@@ -1,5 +1,5 @@
-import type { EventToAppend } from "../src/eventStore.js";
-import type { EnableError, ToolledgerEventInput } from "../src/events.js";
+import type { EnableError, ToolledgerEventInput } from "../src/events/events.js";
+import type { EventToAppend } from "../src/store/eventStore.js";
 
 /** Event builders for the store's tests (E1 inputs, as an appender writes them). */
 export const ev = {

@@ -29,7 +29,6 @@ const PENDING_SPLIT: ReadonlyMap<string, string> = new Map<string, string>([
  */
 const ROOMS_PENDING: ReadonlySet<string> = new Set([
   "packaging",
-  "core",
   "store-sqlite",
   "store-postgres",
   "adapters-mcp",

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { host } from "../_fixtures.test-helpers.js";
-import { decide } from "../decide.js";
-import { decodeEvent } from "../decodeEvent.js";
-import { EVENT_SCHEMA_VERSION, REGISTRY_EVENT_TYPES, type ToolledgerEvent } from "../events.js";
-import { evolve } from "../evolve.js";
-import { getExtension } from "../extensions.js";
-import { listTools } from "../listTools.js";
-import type { State } from "../state.js";
+import { decide } from "../decide/decide.js";
+import { decodeEvent } from "../events/decodeEvent.js";
+import {
+  EVENT_SCHEMA_VERSION,
+  REGISTRY_EVENT_TYPES,
+  type ToolledgerEvent,
+} from "../events/events.js";
+import { evolve } from "../fold/evolve.js";
+import { host } from "../fold/fixtures.test-helpers.js";
+import type { State } from "../fold/state.js";
+import { getExtension } from "../registry/extensions.js";
+import { listTools } from "../registry/listTools.js";
 import { OAuthAuthorizedSchema } from "./authorizationEvents.js";
 
 function apply(state: State, command: Parameters<typeof decide>[1]): [State, ToolledgerEvent[]] {

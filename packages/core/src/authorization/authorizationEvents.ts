@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { EVENT_SCHEMA_VERSION } from "../eventSchemaVersion.js";
-import { origin } from "../origin.js";
+import { EVENT_SCHEMA_VERSION } from "../events/eventSchemaVersion.js";
+import { origin } from "../events/origin.js";
 
 // A1–A4: what a host records of its OAuth authorizations with remote servers. Never a token,
 // a code, a verifier or a client secret: issuers, scopes, expiry and error codes only.

@@ -1,7 +1,7 @@
-import { type At, accepted, type Decision, v } from "../decider/decision.js";
-import { requireExtension } from "../decider/requireExtension.js";
-import type { ToolledgerEvent } from "../events.js";
-import type { State } from "../state.js";
+import { type At, accepted, type Decision, v } from "../decide/decision.js";
+import { requireExtension } from "../decide/requireExtension.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import type { State } from "../fold/state.js";
 import type { OAuthCommand } from "./authorizationEvents.js";
 
 /**

@@ -1,8 +1,8 @@
-import { hget, hset } from "../_hashDict.js";
-import { nameToKey } from "../nameToKey.js";
-import { ignore } from "../reducer/ignore.js";
-import { update } from "../reducer/update.js";
-import type { ExtensionState, State } from "../state.js";
+import { hget, hset } from "../fold/hashDict.js";
+import { ignore } from "../fold/ignore.js";
+import type { ExtensionState, State } from "../fold/state.js";
+import { update } from "../fold/update.js";
+import { nameToKey } from "../naming/nameToKey.js";
 import type { OAuthEvent } from "./authorizationEvents.js";
 import type { ExtensionAuthorization } from "./authorizationState.js";
 

@@ -1,7 +1,7 @@
 // C4: a tool call's start and finish.
 import { z } from "zod";
-import { EVENT_SCHEMA_VERSION } from "../eventSchemaVersion.js";
-import { origin } from "../origin.js";
+import { EVENT_SCHEMA_VERSION } from "../events/eventSchemaVersion.js";
+import { origin } from "../events/origin.js";
 
 const v = z.literal(EVENT_SCHEMA_VERSION);
 /** Optional ISO-8601 time supplied by whoever appends the event (E2: never made by the reducer). */

@@ -1,8 +1,8 @@
-import { checkCall } from "../checkCall.js";
-import { type At, accepted, type Decision, type ParsedCommand, v } from "../decider/decision.js";
-import type { ToolledgerEvent } from "../events.js";
-import { resolveTool } from "../resolveTool.js";
-import type { State } from "../state.js";
+import { type At, accepted, type Decision, type ParsedCommand, v } from "../decide/decision.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import type { State } from "../fold/state.js";
+import { resolveTool } from "../naming/resolveTool.js";
+import { checkCall } from "./checkCall.js";
 
 export type CallCommand = Extract<ParsedCommand, { type: "StartCall" | "FinishCall" }>;
 

@@ -1,6 +1,5 @@
-import { hget, hset } from "../_hashDict.js";
-import type { CallOutcome, ToolCallFinished, ToolCallStarted } from "../events.js";
-import { update } from "../reducer/update.js";
+import type { CallOutcome, ToolCallFinished, ToolCallStarted } from "../events/events.js";
+import { hget, hset } from "../fold/hashDict.js";
 import {
   CALL_HISTORY_LIMIT,
   type CallRecord,
@@ -9,7 +8,8 @@ import {
   NO_CALL_OUTCOMES,
   type State,
   type ToolCallStats,
-} from "../state.js";
+} from "../fold/state.js";
+import { update } from "../fold/update.js";
 
 export type CallEvent = ToolCallStarted | ToolCallFinished;
 

@@ -1,6 +1,6 @@
-import { type At, accepted, type Decision, type ParsedCommand, v } from "../decider/decision.js";
-import { requireExtension } from "../decider/requireExtension.js";
-import type { State } from "../state.js";
+import { type At, accepted, type Decision, type ParsedCommand, v } from "../decide/decision.js";
+import { requireExtension } from "../decide/requireExtension.js";
+import type { State } from "../fold/state.js";
 
 export type CatalogCommand = Extract<
   ParsedCommand,

@@ -1,4 +1,3 @@
-import { hget, hset } from "../_hashDict.js";
 import type {
   McpPrompt,
   OversizedDefinition,
@@ -6,17 +5,18 @@ import type {
   PromptsInvalidated,
   ResourcesFetched,
   ResourcesInvalidated,
-} from "../events.js";
-import { nameToKey } from "../nameToKey.js";
-import { ignore } from "../reducer/ignore.js";
-import { update } from "../reducer/update.js";
+} from "../events/events.js";
+import { hget, hset } from "../fold/hashDict.js";
+import { ignore } from "../fold/ignore.js";
 import type {
   ExtensionCatalog,
   ExtensionState,
   ListStatus,
   RegisteredPrompt,
   State,
-} from "../state.js";
+} from "../fold/state.js";
+import { update } from "../fold/update.js";
+import { nameToKey } from "../naming/nameToKey.js";
 
 const NEVER: ListStatus = Object.freeze({
   version: 0,

@@ -1,7 +1,7 @@
 // C2/C5: a conversation's opening, resumption and close.
 import { z } from "zod";
-import { EVENT_SCHEMA_VERSION } from "../eventSchemaVersion.js";
-import { origin } from "../origin.js";
+import { EVENT_SCHEMA_VERSION } from "../events/eventSchemaVersion.js";
+import { origin } from "../events/origin.js";
 
 const v = z.literal(EVENT_SCHEMA_VERSION);
 /** Optional ISO-8601 time supplied by whoever appends the event (E2: never made by the reducer). */

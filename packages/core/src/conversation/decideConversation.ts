@@ -1,3 +1,4 @@
+import { decideTasks } from "../calls/decideTasks.js";
 import {
   type At,
   accepted,
@@ -5,11 +6,10 @@ import {
   type ParsedCommand,
   rejected,
   v,
-} from "../decider/decision.js";
-import type { ToolledgerEvent } from "../events.js";
-import { evolve } from "../evolve.js";
-import type { State } from "../state.js";
-import { decideTasks } from "../tasks/decideTasks.js";
+} from "../decide/decision.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import { evolve } from "../fold/evolve.js";
+import type { State } from "../fold/state.js";
 
 export type ConversationCommand = Extract<
   ParsedCommand,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { decide } from "../decide.js";
-import type { ToolledgerEvent } from "../events.js";
-import { evolve } from "../evolve.js";
-import { initialState, type State } from "../state.js";
+import { decide } from "../decide/decide.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import { evolve } from "../fold/evolve.js";
+import { initialState, type State } from "../fold/state.js";
 
 // L3: the end of a conversation whose gateway is gone, decided from its state alone.
 

@@ -1,6 +1,10 @@
-import type { ConversationClosed, ConversationResumed, ConversationStarted } from "../events.js";
-import { update } from "../reducer/update.js";
-import type { State } from "../state.js";
+import type {
+  ConversationClosed,
+  ConversationResumed,
+  ConversationStarted,
+} from "../events/events.js";
+import type { State } from "../fold/state.js";
+import { update } from "../fold/update.js";
 
 export type ConversationEvent = ConversationStarted | ConversationResumed | ConversationClosed;
 

@@ -1,6 +1,6 @@
-import { modelView } from "../modelView.js";
-import type { State } from "../state.js";
+import type { State } from "../fold/state.js";
 import type { DeferralStrategy } from "./deferralStrategy.js";
+import { modelView } from "./modelView.js";
 
 const cache = new WeakMap<
   object,

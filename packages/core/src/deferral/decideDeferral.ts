@@ -1,4 +1,3 @@
-import { hhas, hkeys } from "../_hashDict.js";
 import {
   type At,
   accepted,
@@ -6,10 +5,11 @@ import {
   type ParsedCommand,
   rejected,
   v,
-} from "../decider/decision.js";
-import type { ToolledgerEvent } from "../events.js";
-import { evolve } from "../evolve.js";
-import type { State } from "../state.js";
+} from "../decide/decision.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import { evolve } from "../fold/evolve.js";
+import { hhas, hkeys } from "../fold/hashDict.js";
+import type { State } from "../fold/state.js";
 import { validateEnable } from "./validateEnable.js";
 
 export type DeferralCommand = Extract<

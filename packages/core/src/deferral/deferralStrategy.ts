@@ -1,4 +1,4 @@
-import type { State } from "../state.js";
+import type { State } from "../fold/state.js";
 
 /** S1: what the model is offered while deferral is on: the names list (lookup) or search. */
 export type DeferralStrategy = "off" | "lookup" | "search";

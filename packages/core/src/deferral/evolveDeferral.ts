@@ -1,5 +1,3 @@
-import { emptyHashDict, hfromKeys, hhas, hset } from "../_hashDict.js";
-import { compareBytes, sortBytewise } from "../compareBytes.js";
 import type {
   Anomaly,
   Cleared,
@@ -7,11 +5,13 @@ import type {
   DeferralConfigured,
   EnableToolsRequested,
   EnableToolsResponded,
-} from "../events.js";
-import { appendBounded } from "../reducer/ignore.js";
-import { sameStrings } from "../reducer/sameStrings.js";
-import { update } from "../reducer/update.js";
-import type { State } from "../state.js";
+} from "../events/events.js";
+import { emptyHashDict, hfromKeys, hhas, hset } from "../fold/hashDict.js";
+import { appendBounded } from "../fold/ignore.js";
+import { sameStrings } from "../fold/sameStrings.js";
+import type { State } from "../fold/state.js";
+import { update } from "../fold/update.js";
+import { compareBytes, sortBytewise } from "../naming/compareBytes.js";
 
 export type DeferralEvent =
   | DeferralConfigured

@@ -1,11 +1,11 @@
-import { winnerOf, wireWinner } from "../_registry.js";
-import { classifyTool } from "../classifyTool.js";
-import { closeNames } from "../closeNames.js";
-import type { EnableError } from "../events.js";
-import { listTools } from "../listTools.js";
-import { ENABLE_TOOLS_NAME } from "../modelView.js";
-import type { State } from "../state.js";
+import type { EnableError } from "../events/events.js";
+import type { State } from "../fold/state.js";
+import { closeNames } from "../naming/closeNames.js";
+import { winnerOf, wireWinner } from "../naming/nameOwners.js";
+import { listTools } from "../registry/listTools.js";
+import { classifyTool } from "./classifyTool.js";
 import { currentStrategy } from "./currentStrategy.js";
+import { ENABLE_TOOLS_NAME } from "./modelView.js";
 
 /** D5: all-or-nothing validation against the model-visible tools of the current registry. */
 export function validateEnable(state: State, names: readonly string[]): EnableError | null {

@@ -1,5 +1,3 @@
-import { hget, hvalues } from "../_hashDict.js";
-import { get } from "../_records.js";
 import {
   type At,
   accepted,
@@ -7,9 +5,11 @@ import {
   type ParsedCommand,
   rejected,
   v,
-} from "../decider/decision.js";
-import { nameToKey } from "../nameToKey.js";
-import type { State } from "../state.js";
+} from "../decide/decision.js";
+import { hget, hvalues } from "../fold/hashDict.js";
+import { get } from "../fold/records.js";
+import type { State } from "../fold/state.js";
+import { nameToKey } from "../naming/nameToKey.js";
 import { checkDefinition } from "./checks/checkDefinition.js";
 import type { ShadowingContext } from "./checks/shadowing.js";
 import { definitionChanges } from "./definitionChanges.js";

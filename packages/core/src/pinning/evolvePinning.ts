@@ -1,7 +1,7 @@
-import { type Dict, get, setOwn } from "../_records.js";
-import { nameToKey } from "../nameToKey.js";
-import { update } from "../reducer/update.js";
-import type { State } from "../state.js";
+import { type Dict, get, setOwn } from "../fold/records.js";
+import type { State } from "../fold/state.js";
+import { update } from "../fold/update.js";
+import { nameToKey } from "../naming/nameToKey.js";
 import type { PinEvent, PinList } from "./pinEvents.js";
 import { type ExtensionPins, type PinRecord, pinKey, REJECTED_HISTORY_LIMIT } from "./pinState.js";
 

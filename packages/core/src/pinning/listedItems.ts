@@ -1,4 +1,4 @@
-import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../events.js";
+import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../events/events.js";
 import type { PinKind, PinList } from "./pinEvents.js";
 import {
   definitionDigest,

@@ -4,7 +4,7 @@ import {
   McpResourceSchema,
   McpResourceTemplateSchema,
   McpToolSchema,
-} from "../events.js";
+} from "../events/events.js";
 import {
   DecidedItemSchema,
   LedgerEventSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { EVENT_SCHEMA_VERSION } from "../eventSchemaVersion.js";
-import { origin } from "../origin.js";
+import { EVENT_SCHEMA_VERSION } from "../events/eventSchemaVersion.js";
+import { origin } from "../events/origin.js";
 
 const v = z.literal(EVENT_SCHEMA_VERSION);
 const at = z.string().optional();

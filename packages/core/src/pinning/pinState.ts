@@ -1,4 +1,4 @@
-import type { Dict } from "../_records.js";
+import type { Dict } from "../fold/records.js";
 import type { AwaitingItem, PinKind, PinList, PinPolicy } from "./pinEvents.js";
 
 /** An approved definition: what the model is served while a newer one awaits approval (P2). */

@@ -1,6 +1,6 @@
-import { get } from "../_records.js";
-import type { McpTool } from "../events.js";
-import type { RegisteredTool, State } from "../state.js";
+import type { McpTool } from "../events/events.js";
+import { get } from "../fold/records.js";
+import type { RegisteredTool, State } from "../fold/state.js";
 import type { PinKind } from "./pinEvents.js";
 import { toolDigest } from "./pinnedDefinition.js";
 import { type ApprovedDefinition, type ExtensionPins, type PinRecord, pinKey } from "./pinState.js";

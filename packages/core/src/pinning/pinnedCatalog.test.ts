@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { host } from "../_fixtures.test-helpers.js";
-import { catalog, resolvePrompt } from "../catalog.js";
-import type { McpPrompt, McpResource, McpResourceTemplate } from "../events.js";
-import { getExtension } from "../extensions.js";
+import { catalog, resolvePrompt } from "../catalog/catalog.js";
+import type { McpPrompt, McpResource, McpResourceTemplate } from "../events/events.js";
+import { host } from "../fold/fixtures.test-helpers.js";
+import { getExtension } from "../registry/extensions.js";
 import { servedInstructions } from "./servedCatalogItem.js";
 
 /** A host that pins one server's prompts, resources and instructions as a gateway does (P2). */

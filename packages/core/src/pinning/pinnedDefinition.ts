@@ -1,4 +1,4 @@
-import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../events.js";
+import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../events/events.js";
 import { canonicalJson } from "./canonicalJson.js";
 import type { PinKind } from "./pinEvents.js";
 import { sha256Hex } from "./sha256.js";

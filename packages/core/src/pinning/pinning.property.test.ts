@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { host, tool } from "../_fixtures.test-helpers.js";
-import { checkCall } from "../checkCall.js";
-import type { McpTool } from "../events.js";
-import { listTools } from "../listTools.js";
-import { modelView } from "../modelView.js";
+import { checkCall } from "../calls/checkCall.js";
+import { modelView } from "../deferral/modelView.js";
+import type { McpTool } from "../events/events.js";
+import { host, tool } from "../fold/fixtures.test-helpers.js";
+import { listTools } from "../registry/listTools.js";
 import { toolDefinition, toolDigest } from "./pinnedDefinition.js";
 import { BASELINE_GRACE_MS } from "./pinState.js";
 

@@ -1,4 +1,4 @@
-import type { RegisteredTool } from "../state.js";
+import type { RegisteredTool } from "../fold/state.js";
 import type { PinVerdict } from "./pinVerdict.js";
 
 /**

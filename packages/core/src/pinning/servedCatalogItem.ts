@@ -1,6 +1,6 @@
-import { setOwn } from "../_records.js";
-import type { McpPrompt, McpResource, McpResourceTemplate } from "../events.js";
-import type { RegisteredPrompt, State } from "../state.js";
+import type { McpPrompt, McpResource, McpResourceTemplate } from "../events/events.js";
+import { setOwn } from "../fold/records.js";
+import type { RegisteredPrompt, State } from "../fold/state.js";
 import {
   definitionDigest,
   instructionsDefinition,

@@ -1,4 +1,3 @@
-import { hget } from "../_hashDict.js";
 import {
   type At,
   accepted,
@@ -6,12 +5,13 @@ import {
   type ParsedCommand,
   rejected,
   v,
-} from "../decider/decision.js";
-import { requireExtension } from "../decider/requireExtension.js";
-import type { ToolledgerEvent } from "../events.js";
-import { evolve } from "../evolve.js";
-import { nameToKey } from "../nameToKey.js";
-import type { State } from "../state.js";
+} from "../decide/decision.js";
+import { requireExtension } from "../decide/requireExtension.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import { evolve } from "../fold/evolve.js";
+import { hget } from "../fold/hashDict.js";
+import type { State } from "../fold/state.js";
+import { nameToKey } from "../naming/nameToKey.js";
 import { decideWireNames } from "./decideWireNames.js";
 import { fetchApplies } from "./fetchApplies.js";
 

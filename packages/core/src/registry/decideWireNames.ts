@@ -1,8 +1,8 @@
-import { hget } from "../_hashDict.js";
-import { assignWireNames } from "../_registry.js";
-import type { McpTool } from "../events.js";
-import type { State } from "../state.js";
-import { fitsWire, MAX_WIRE_NAME_LENGTH } from "../wireName.js";
+import type { McpTool } from "../events/events.js";
+import { hget } from "../fold/hashDict.js";
+import type { State } from "../fold/state.js";
+import { assignWireNames } from "../naming/nameOwners.js";
+import { fitsWire, MAX_WIRE_NAME_LENGTH } from "../naming/wireName.js";
 import { registerTools } from "./registerTools.js";
 
 /**

@@ -1,5 +1,3 @@
-import { hget, hset, hvalues } from "../_hashDict.js";
-import { assignWireNames } from "../_registry.js";
 import type {
   ExtensionAdded,
   ExtensionRemoved,
@@ -8,15 +6,23 @@ import type {
   ToolsFetched,
   ToolsFetchFailed,
   ToolsInvalidated,
-} from "../events.js";
-import { nameToKey } from "../nameToKey.js";
-import { oversizedMessage } from "../oversizedDefinition.js";
-import { ignore } from "../reducer/ignore.js";
-import { sameStrings } from "../reducer/sameStrings.js";
-import { update } from "../reducer/update.js";
-import type { ExtensionState, FetchStatus, RegisteredTool, RejectedTool, State } from "../state.js";
-import { MAX_WIRE_NAME_LENGTH } from "../wireName.js";
+} from "../events/events.js";
+import { hget, hset, hvalues } from "../fold/hashDict.js";
+import { ignore } from "../fold/ignore.js";
+import { sameStrings } from "../fold/sameStrings.js";
+import type {
+  ExtensionState,
+  FetchStatus,
+  RegisteredTool,
+  RejectedTool,
+  State,
+} from "../fold/state.js";
+import { update } from "../fold/update.js";
+import { assignWireNames } from "../naming/nameOwners.js";
+import { nameToKey } from "../naming/nameToKey.js";
+import { MAX_WIRE_NAME_LENGTH } from "../naming/wireName.js";
 import { fetchApplies } from "./fetchApplies.js";
+import { oversizedMessage } from "./oversizedDefinition.js";
 import { registerTools } from "./registerTools.js";
 import { replaceExtension } from "./replaceExtension.js";
 

@@ -1,5 +1,5 @@
-import type { FetchScope } from "../events.js";
-import type { ExtensionState, State } from "../state.js";
+import type { FetchScope } from "../events/events.js";
+import type { ExtensionState, State } from "../fold/state.js";
 
 /**
  * R11: whether a fetch of `ext` that started at `startedAtVersion` fills the cache. A fetch

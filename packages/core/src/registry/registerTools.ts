@@ -1,8 +1,8 @@
-import { sameTool } from "../_sameJson.js";
-import type { McpTool } from "../events.js";
-import { isMcpToolDefinition, mcpToolProblem } from "../mcpToolDefinition.js";
-import type { ExtensionState, RegisteredTool, RejectedTool } from "../state.js";
-import { MAX_WIRE_NAME_LENGTH, wireSafe } from "../wireName.js";
+import type { McpTool } from "../events/events.js";
+import type { ExtensionState, RegisteredTool, RejectedTool } from "../fold/state.js";
+import { MAX_WIRE_NAME_LENGTH, wireSafe } from "../naming/wireName.js";
+import { isMcpToolDefinition, mcpToolProblem } from "./mcpToolDefinition.js";
+import { sameTool } from "./sameJson.js";
 
 /** The tools a fetch registers, before wire names (R14) are applied. */
 export interface Registration {

@@ -1,7 +1,7 @@
-import { hremove, hset } from "../_hashDict.js";
-import { hasRenamed, updateCollisions, updateWireIndex } from "../_registry.js";
-import { update } from "../reducer/update.js";
-import type { ExtensionState, RegisteredTool, State } from "../state.js";
+import { hremove, hset } from "../fold/hashDict.js";
+import type { ExtensionState, RegisteredTool, State } from "../fold/state.js";
+import { update } from "../fold/update.js";
+import { hasRenamed, updateCollisions, updateWireIndex } from "../naming/nameOwners.js";
 
 /** An extension added, replaced or removed, with the indexes its tools are in (R10, R14). */
 export function replaceExtension(

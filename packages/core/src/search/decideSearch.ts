@@ -1,5 +1,5 @@
-import { type At, accepted, type Decision, type ParsedCommand, v } from "../decider/decision.js";
-import type { State } from "../state.js";
+import { type At, accepted, type Decision, type ParsedCommand, v } from "../decide/decision.js";
+import type { State } from "../fold/state.js";
 import type { ToolsSearched } from "./searchEvents.js";
 import { DEFAULT_SEARCH_LIMIT, searchTools } from "./searchTools.js";
 

@@ -1,4 +1,4 @@
-import type { State } from "../state.js";
+import type { State } from "../fold/state.js";
 import type { ToolsSearched } from "./searchEvents.js";
 
 /**

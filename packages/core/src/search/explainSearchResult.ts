@@ -1,7 +1,7 @@
-import { isWinner } from "../_registry.js";
-import { classifyTool, type ToolClass } from "../classifyTool.js";
-import { compareBytes } from "../compareBytes.js";
-import type { RegisteredTool, State } from "../state.js";
+import { classifyTool, type ToolClass } from "../deferral/classifyTool.js";
+import type { RegisteredTool, State } from "../fold/state.js";
+import { compareBytes } from "../naming/compareBytes.js";
+import { isWinner } from "../naming/nameOwners.js";
 import { compileRegex, regexMatches } from "./boundedRegex.js";
 import { queryConcepts, scoreConcepts } from "./rankTools.js";
 import { registryIndex } from "./registryIndex.js";

@@ -1,5 +1,5 @@
-import { listExtensions } from "../extensions.js";
-import type { ExtensionState, State } from "../state.js";
+import type { ExtensionState, State } from "../fold/state.js";
+import { listExtensions } from "../registry/extensions.js";
 import { type Postings, type ServerIndex, serverIndex } from "./serverIndex.js";
 
 /** One term across the registry: its document frequency and each server's postings of it. */

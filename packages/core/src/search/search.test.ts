@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { host, tool } from "../_fixtures.test-helpers.js";
-import { hget } from "../_hashDict.js";
-import { decide } from "../decide.js";
-import { decodeEventOrThrow } from "../decodeEvent.js";
-import { modelView } from "../modelView.js";
+import { decide } from "../decide/decide.js";
+import { modelView } from "../deferral/modelView.js";
+import { decodeEventOrThrow } from "../events/decodeEvent.js";
+import { host, tool } from "../fold/fixtures.test-helpers.js";
+import { hget } from "../fold/hashDict.js";
 import { searchAnswer } from "./searchAnswer.js";
 import { SEARCH_TOOLS_TOOL } from "./searchPrompt.js";
 import { searchTools } from "./searchTools.js";

@@ -1,5 +1,5 @@
-import { resolveTool } from "../resolveTool.js";
-import type { State } from "../state.js";
+import type { State } from "../fold/state.js";
+import { resolveTool } from "../naming/resolveTool.js";
 import type { ToolsSearched } from "./searchEvents.js";
 import { searchTools } from "./searchTools.js";
 import { oneLineDescription } from "./toolSearchText.js";

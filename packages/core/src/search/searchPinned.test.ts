@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { host, tool } from "../_fixtures.test-helpers.js";
-import type { McpTool } from "../events.js";
-import { modelView } from "../modelView.js";
+import { modelView } from "../deferral/modelView.js";
+import type { McpTool } from "../events/events.js";
+import { host, tool } from "../fold/fixtures.test-helpers.js";
 import { searchTools } from "./searchTools.js";
 
 // S1 with P2–P4: search finds only what classifyTool classes "deferred", so a tool whose

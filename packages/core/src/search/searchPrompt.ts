@@ -1,7 +1,7 @@
-import { hget } from "../_hashDict.js";
-import { classifyTool } from "../classifyTool.js";
-import type { McpTool } from "../events.js";
-import type { RegisteredTool, State } from "../state.js";
+import { classifyTool } from "../deferral/classifyTool.js";
+import type { McpTool } from "../events/events.js";
+import { hget } from "../fold/hashDict.js";
+import type { RegisteredTool, State } from "../fold/state.js";
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from "./searchTools.js";
 import { serverIndex } from "./serverIndex.js";
 

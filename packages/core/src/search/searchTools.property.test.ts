@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isWinner } from "../_registry.js";
-import { classifyTool } from "../classifyTool.js";
-import type { Command } from "../command.js";
-import { decide } from "../decide.js";
-import type { ToolledgerEvent } from "../events.js";
-import { evolve } from "../evolve.js";
-import { listTools } from "../listTools.js";
-import { replay } from "../replay.js";
-import { initialState, type State } from "../state.js";
+import type { Command } from "../decide/command.js";
+import { decide } from "../decide/decide.js";
+import { classifyTool } from "../deferral/classifyTool.js";
+import type { ToolledgerEvent } from "../events/events.js";
+import { evolve } from "../fold/evolve.js";
+import { replay } from "../fold/replay.js";
+import { initialState, type State } from "../fold/state.js";
+import { isWinner } from "../naming/nameOwners.js";
+import { listTools } from "../registry/listTools.js";
 import { reproduceSearch } from "./searchAnswer.js";
 import { MAX_SEARCH_LIMIT, searchTools } from "./searchTools.js";
 

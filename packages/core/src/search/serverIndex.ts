@@ -1,4 +1,4 @@
-import type { RegisteredTool } from "../state.js";
+import type { RegisteredTool } from "../fold/state.js";
 import { PRIOR_TOOLS, RANKING, TYPICAL_LENGTHS } from "./ranking.js";
 import { stem, words } from "./searchTokens.js";
 import { SEARCH_FIELDS, type SearchField, toolSearchText } from "./toolSearchText.js";

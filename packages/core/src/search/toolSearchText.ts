@@ -1,4 +1,4 @@
-import type { RegisteredTool } from "../state.js";
+import type { RegisteredTool } from "../fold/state.js";
 
 /** S1: the fields a search reads, in the order a `/regex/` result is ranked by. */
 export const SEARCH_FIELDS = [

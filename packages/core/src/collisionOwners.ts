@@ -1,7 +1,0 @@
-import { get } from "./_records.js";
-import type { State } from "./state.js";
-
-/** R10: the extensions (keys, first one wins) that all produce `publicName`, when more than one does. */
-export function collisionOwners(state: State, publicName: string): readonly string[] | undefined {
-  return get(state.collisions, publicName);
-}

@@ -1,7 +1,0 @@
-import { hget } from "./_hashDict.js";
-import type { State, ToolCallStats } from "./state.js";
-
-/** C4: the call counters of one tool (by public name) in this conversation, or undefined when it was never called. */
-export function toolCallStats(state: State, publicName: string): ToolCallStats | undefined {
-  return hget(state.calls.byTool, publicName);
-}
