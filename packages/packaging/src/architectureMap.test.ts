@@ -28,7 +28,6 @@ const PENDING_SPLIT: ReadonlyMap<string, string> = new Map<string, string>([
  */
 const ROOMS_PENDING: ReadonlySet<string> = new Set([
   "packaging",
-  "store-sqlite",
   "store-postgres",
   "adapters-mcp",
   "cli",

@@ -17,26 +17,26 @@ export {
   type SubscribeOptions,
   subscribe,
 } from "@toolledger/core";
-export { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
-export { checkNativeModule, type NativeModuleCheck } from "./checkNativeModule.js";
-export { checkStoreFile, type FileCheck, stampStoreFile } from "./checkStoreFile.js";
-export { type PruneOptions, type PruneReport, pruneStore } from "./pruneStore.js";
+export { checkNativeModule, type NativeModuleCheck } from "./database/checkNativeModule.js";
+export { checkStoreFile, type FileCheck, stampStoreFile } from "./database/checkStoreFile.js";
 export {
   readSqliteSnapshot,
   type SnapshotOptions,
   type SnapshotQuery,
-} from "./readSqliteSnapshot.js";
-export {
-  readMaintenanceLog,
-  type ScrubOptions,
-  type ScrubRedactor,
-  type ScrubReport,
-  scrubStore,
-} from "./scrubStore.js";
+} from "./database/readSqliteSnapshot.js";
+export { APPLICATION_ID, SCHEMA_VERSION } from "./database/schema.js";
 export {
   type Durability,
   openSqliteEventStore,
   SqliteEventStore,
   type SqliteEventStoreOptions,
   type StoreSettings,
-} from "./sqliteEventStore.js";
+} from "./eventStore/sqliteEventStore.js";
+export { type PruneOptions, type PruneReport, pruneStore } from "./maintenance/pruneStore.js";
+export {
+  readMaintenanceLog,
+  type ScrubOptions,
+  type ScrubRedactor,
+  type ScrubReport,
+  scrubStore,
+} from "./maintenance/scrubStore.js";

@@ -9,14 +9,14 @@ import {
 import { EventStoreError } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pruneStore } from "../maintenance/pruneStore.js";
 import {
   DIST_INDEX,
   makeReadOnly,
   makeWritable,
   runAsReader,
-} from "./_readOnlyFolder.test-helpers.js";
-import { tempDir } from "./_tempDir.test-helpers.js";
-import { pruneStore } from "./pruneStore.js";
+} from "../testing/readOnlyFolder.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 async function storeError(run: () => unknown): Promise<EventStoreError> {

@@ -3,10 +3,10 @@ import { replay } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { openSqliteEventStore } from "../eventStore/sqliteEventStore.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { pruneStore } from "./pruneStore.js";
 import { readMaintenanceLog } from "./scrubStore.js";
-import { openSqliteEventStore } from "./sqliteEventStore.js";
 
 describe("pruneStore: whole streams out, the rest intact, the space back", () => {
   const dirs: (() => void)[] = [];

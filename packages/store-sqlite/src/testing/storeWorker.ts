@@ -1,5 +1,5 @@
 // A separate process for the crash and contention tests (they need real processes: a
-// SIGKILL and several connections). Run from dist/: `node dist/_storeWorker.js <mode> …`.
+// SIGKILL and several connections). Run from dist/: `node dist/testing/storeWorker.js <mode> …`.
 import {
   appendUntilKilled,
   raceForVersion,
@@ -7,7 +7,7 @@ import {
   say,
   waitForGo,
 } from "@toolledger/core/testing/storeWorker";
-import { SqliteEventStore } from "./sqliteEventStore.js";
+import { SqliteEventStore } from "../eventStore/sqliteEventStore.js";
 
 const [mode, file, ...rest] = process.argv.slice(2);
 
@@ -33,5 +33,5 @@ if (mode === "crash") await crash(rest[0]!, rest[1] === "normal" ? "normal" : "f
 else if (mode === "contend") await contend(rest[0]!, Number(rest[1]));
 else
   throw new Error(
-    `usage: _storeWorker.js crash <file> <prefix> [full|normal] | contend <file> <worker> <versions>`,
+    `usage: storeWorker.js crash <file> <prefix> [full|normal] | contend <file> <worker> <versions>`,
   );

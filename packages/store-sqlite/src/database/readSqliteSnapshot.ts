@@ -1,7 +1,7 @@
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { loadSqlite } from "./_loadSqlite.js";
-import { toStoreError } from "./_storeError.js";
+import { loadSqlite } from "./loadSqlite.js";
+import { toStoreError } from "./storeError.js";
 
 /** What a snapshot read can ask of another program's database: rows, and which columns exist. */
 export interface SnapshotQuery {

@@ -2,10 +2,10 @@ import { fileURLToPath } from "node:url";
 import { expectAcknowledgedBatches, spawnWorker, watchWorker } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
-const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
+const WORKER = fileURLToPath(new URL("../../dist/testing/storeWorker.js", import.meta.url));
 
 const ROUNDS = 5;
 

@@ -8,9 +8,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import Database from "better-sqlite3";
-import { loadSqlite } from "./_loadSqlite.js";
-import { openReadOnlyDatabase, plainName } from "./_readOnlyDatabase.js";
-import { readOnlyReason } from "./_requireWritable.js";
+import { loadSqlite } from "./loadSqlite.js";
+import { openReadOnlyDatabase, plainName } from "./readOnlyDatabase.js";
+import { readOnlyReason } from "./requireWritable.js";
 
 /** What a writer learns about a database file before it writes to it (and `doctor` of any file). */
 export interface FileCheck {

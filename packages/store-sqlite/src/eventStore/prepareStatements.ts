@@ -1,6 +1,6 @@
 import type { EventRow } from "@toolledger/core";
 import type Database from "better-sqlite3";
-import { EVENT_COLUMNS } from "./_eventRow.js";
+import { EVENT_COLUMNS } from "../database/eventRow.js";
 
 /** The statements an SQLite event store prepares once, at open. */
 export interface Prepared {

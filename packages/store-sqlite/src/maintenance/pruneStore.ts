@@ -1,14 +1,14 @@
 import { existsSync, statSync } from "node:fs";
 import { EventStoreError } from "@toolledger/core";
 import type Database from "better-sqlite3";
+import { stampStoreFile } from "../database/checkStoreFile.js";
+import { toStoreError } from "../database/storeError.js";
 import {
   integrityCheck,
   maintainEvents,
   openForMaintenance,
   reclaimSpace,
-} from "./_maintenance.js";
-import { toStoreError } from "./_storeError.js";
-import { stampStoreFile } from "./checkStoreFile.js";
+} from "./openForMaintenance.js";
 
 export interface PruneOptions {
   /** Count what would go; write nothing. */

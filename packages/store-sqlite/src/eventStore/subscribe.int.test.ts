@@ -1,7 +1,7 @@
 import { subscribe } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 describe("subscribe: a polling follower on another connection", () => {

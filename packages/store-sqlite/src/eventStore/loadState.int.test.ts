@@ -8,7 +8,7 @@ import { ev, withIds } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 describe("loadState (D7): folds from the latest Compacted event or a snapshot, equal to a full replay", () => {

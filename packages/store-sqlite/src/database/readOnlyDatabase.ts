@@ -3,9 +3,9 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { loadSqlite } from "./_loadSqlite.js";
-import { requireCurrentSchema } from "./_schema.js";
-import { toStoreError } from "./_storeError.js";
+import { loadSqlite } from "./loadSqlite.js";
+import { requireCurrentSchema } from "./schema.js";
+import { toStoreError } from "./storeError.js";
 
 /**
  * The connection of a store opened with `readOnly`: an existing file at the current schema,

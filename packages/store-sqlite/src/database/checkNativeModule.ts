@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { loadSqlite } from "./_loadSqlite.js";
+import { loadSqlite } from "./loadSqlite.js";
 
 /** Whether better-sqlite3's native module loads in this Node, and where it is installed. */
 export interface NativeModuleCheck {

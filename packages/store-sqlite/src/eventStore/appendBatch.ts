@@ -6,7 +6,7 @@ import {
   type SerializedBatch,
 } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { INSERT_CHUNK, type Prepared } from "./_prepareStatements.js";
+import { INSERT_CHUNK, type Prepared } from "./prepareStatements.js";
 
 /** What an append needs of its store: the database, its statements and its clock. */
 export interface AppendTarget {

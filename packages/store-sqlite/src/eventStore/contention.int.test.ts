@@ -8,10 +8,10 @@ import {
   watchWorker,
 } from "@toolledger/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
-const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
+const WORKER = fileURLToPath(new URL("../../dist/testing/storeWorker.js", import.meta.url));
 
 const WORKERS = 4;
 const VERSIONS = 40;

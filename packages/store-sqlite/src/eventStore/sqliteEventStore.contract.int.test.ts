@@ -1,5 +1,5 @@
 import { describeEventStoreContract, describeSessionStoreContract } from "@toolledger/core/testing";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 let dir: ReturnType<typeof tempDir> | null = null;

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { sampleBatch } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { openSqliteEventStore } from "../eventStore/sqliteEventStore.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { readMaintenanceLog, type ScrubRedactor, scrubStore } from "./scrubStore.js";
-import { openSqliteEventStore } from "./sqliteEventStore.js";
 
 // The mechanics of a scrub, with a literal redactor (the CLI's test runs the real one, with
 // every encoding it covers).

@@ -3,7 +3,7 @@ import { EventStoreError } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 /** The EventStoreError `run` throws (sync or async); fails the test when it throws none. */

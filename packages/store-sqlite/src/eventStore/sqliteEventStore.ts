@@ -23,16 +23,16 @@ import {
   type StoredEvent,
 } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { type AppendTarget, appendBatch } from "./_appendBatch.js";
-import { EVENT_COLUMNS } from "./_eventRow.js";
-import { loadSqlite } from "./_loadSqlite.js";
-import { loadStateFromRows } from "./_loadStateFromRows.js";
-import { type Prepared, prepareStatements } from "./_prepareStatements.js";
-import { openReadOnlyStoreFile, plainName } from "./_readOnlyDatabase.js";
-import { requireWritable } from "./_requireWritable.js";
-import { CONVERSATION_TYPES_SQL, migrate, OPEN_CONVERSATIONS_SQL } from "./_schema.js";
-import { rowSource, toStoreError } from "./_storeError.js";
-import { checkStoreFile, stampStoreFile } from "./checkStoreFile.js";
+import { checkStoreFile, stampStoreFile } from "../database/checkStoreFile.js";
+import { EVENT_COLUMNS } from "../database/eventRow.js";
+import { loadSqlite } from "../database/loadSqlite.js";
+import { openReadOnlyStoreFile, plainName } from "../database/readOnlyDatabase.js";
+import { requireWritable } from "../database/requireWritable.js";
+import { CONVERSATION_TYPES_SQL, migrate, OPEN_CONVERSATIONS_SQL } from "../database/schema.js";
+import { rowSource, toStoreError } from "../database/storeError.js";
+import { type AppendTarget, appendBatch } from "./appendBatch.js";
+import { loadStateFromRows } from "./loadStateFromRows.js";
+import { type Prepared, prepareStatements } from "./prepareStatements.js";
 
 /**
  * `"full"` (default): `synchronous=FULL`, an acknowledged append survives a power loss.

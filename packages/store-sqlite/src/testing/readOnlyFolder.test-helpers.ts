@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The built package, as another process imports it. */
 export const DIST_INDEX = pathToFileURL(
-  join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.js"),
+  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "index.js"),
 ).href;
 
 /**

@@ -8,8 +8,8 @@ import {
   type StateOptions,
 } from "@toolledger/core";
 import type Database from "better-sqlite3";
-import { EVENT_DATA_COLUMNS } from "./_eventRow.js";
-import { CONVERSATION_TYPES_SQL } from "./_schema.js";
+import { EVENT_DATA_COLUMNS } from "../database/eventRow.js";
+import { CONVERSATION_TYPES_SQL } from "../database/schema.js";
 
 /**
  * D7: folds a session from its snapshot or from the start, skipping conversation events

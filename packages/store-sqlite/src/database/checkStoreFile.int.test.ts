@@ -9,15 +9,15 @@ import {
 } from "node:fs";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteEventStore } from "../eventStore/sqliteEventStore.js";
 import {
   DIST_INDEX,
   makeReadOnly,
   makeWritable,
   runAsReader,
-} from "./_readOnlyFolder.test-helpers.js";
-import { tempDir } from "./_tempDir.test-helpers.js";
+} from "../testing/readOnlyFolder.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { checkStoreFile } from "./checkStoreFile.js";
-import { openSqliteEventStore } from "./sqliteEventStore.js";
 
 /** Overwrites `count` pages in the middle of the file, as a stray `dd` or a bad disk would. */
 function overwritePages(file: string, at: number, count: number, fill: "random" | "zero"): void {

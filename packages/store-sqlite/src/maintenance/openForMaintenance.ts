@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { EventStoreError } from "@toolledger/core";
 import Database from "better-sqlite3";
-import { loadSqlite } from "./_loadSqlite.js";
-import { openReadOnlyDatabase } from "./_readOnlyDatabase.js";
-import { requireWritable } from "./_requireWritable.js";
-import { APPLICATION_ID } from "./_schema.js";
+import { loadSqlite } from "../database/loadSqlite.js";
+import { openReadOnlyDatabase } from "../database/readOnlyDatabase.js";
+import { requireWritable } from "../database/requireWritable.js";
+import { APPLICATION_ID } from "../database/schema.js";
 
 /** The maintenance log: what was done to the file outside of appends (scrubs, prunes), append-only itself. */
 const MAINTENANCE_TABLE = `

@@ -1,7 +1,7 @@
 import { formatEnableAuditCsv } from "@toolledger/core";
 import { ev, withIds } from "@toolledger/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 const T = (minute: number) => `2026-11-29T10:${String(minute).padStart(2, "0")}:00.000Z`;

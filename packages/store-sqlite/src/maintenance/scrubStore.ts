@@ -1,15 +1,15 @@
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { decodeEvent, EventStoreError } from "@toolledger/core";
 import type Database from "better-sqlite3";
+import { stampStoreFile } from "../database/checkStoreFile.js";
+import { openReadOnlyDatabase } from "../database/readOnlyDatabase.js";
+import { toStoreError } from "../database/storeError.js";
 import {
   integrityCheck,
   maintainEvents,
   openForMaintenance,
   reclaimSpace,
-} from "./_maintenance.js";
-import { openReadOnlyDatabase } from "./_readOnlyDatabase.js";
-import { toStoreError } from "./_storeError.js";
-import { stampStoreFile } from "./checkStoreFile.js";
+} from "./openForMaintenance.js";
 
 /** What finds and removes the value; the adapters' Redactor fits (store-sqlite cannot import it). */
 export interface ScrubRedactor {

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { APPLICATION_ID, SCHEMA_VERSION } from "./_schema.js";
-import { tempDir } from "./_tempDir.test-helpers.js";
+import { APPLICATION_ID, SCHEMA_VERSION } from "../database/schema.js";
+import { tempDir } from "../testing/tempDir.test-helpers.js";
 import { SqliteEventStore } from "./sqliteEventStore.js";
 
 describe("opening a store file", () => {
