@@ -1,4 +1,4 @@
 // The driver-free entry `@toolledger/store-postgres/url`: a CLI decides which store a location
 // names, and shows it, without loading the PostgreSQL driver.
-export { isPostgresUrl } from "./isPostgresUrl.js";
-export { redactConnectionString } from "./redactConnectionString.js";
+export { isPostgresUrl } from "./database/isPostgresUrl.js";
+export { redactConnectionString } from "./database/redactConnectionString.js";

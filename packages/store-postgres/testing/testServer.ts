@@ -1,8 +1,8 @@
 // Helpers for tests that need the PostgreSQL server of the run (see globalSetup.ts).
 import { randomBytes } from "node:crypto";
 import { describe, inject, it } from "vitest";
-import { connect } from "../src/_connection.js";
-import { quoteIdent } from "../src/_schema.js";
+import { connect } from "../src/database/connection.js";
+import { quoteIdent } from "../src/database/schema.js";
 
 /** The test server's URL, or null when PostgreSQL tests are skipped. */
 export function postgresTestUrl(): string | null {

@@ -11,5 +11,5 @@ export {
 
 import { fileURLToPath } from "node:url";
 
-/** The built worker process (`dist/_storeWorker.js`) the benchmarks spawn as extra writers. */
-export const STORE_WORKER = fileURLToPath(new URL("../_storeWorker.js", import.meta.url));
+/** The built worker process (`dist/testing/storeWorker.js`) the benchmarks spawn as extra writers. */
+export const STORE_WORKER = fileURLToPath(new URL("./storeWorker.js", import.meta.url));

@@ -1,6 +1,6 @@
-import { type Connection, connect } from "../_connection.js";
-import { quoteIdent } from "../_schema.js";
-import { PostgresEventStore } from "../postgresEventStore.js";
+import { type Connection, connect } from "../database/connection.js";
+import { quoteIdent } from "../database/schema.js";
+import { PostgresEventStore } from "../eventStore/postgresEventStore.js";
 
 /** One batch for `rawAppend`: what a raw writer would send, already serialized. */
 export interface RawBatch {

@@ -1,8 +1,8 @@
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterAll, afterEach, expect, it } from "vitest";
-import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
-import { type Connection, connect } from "./_connection.js";
-import { quoteIdent } from "./_schema.js";
+import { describeWithPostgres, dropSchemas, uniqueSchema } from "../../testing/testServer.js";
+import { type Connection, connect } from "../database/connection.js";
+import { quoteIdent } from "../database/schema.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 const sql = (url: string): Connection =>

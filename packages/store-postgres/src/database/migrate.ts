@@ -1,6 +1,6 @@
-import type { Connection, Query } from "./_connection.js";
-import { migrations, quoteIdent, SCHEMA_VERSION } from "./_schema.js";
-import { type StoreLocation, storeError } from "./_storeError.js";
+import type { Connection, Query } from "./connection.js";
+import { migrations, quoteIdent, SCHEMA_VERSION } from "./schema.js";
+import { type StoreLocation, storeError } from "./storeError.js";
 
 interface StoreInfo {
   application: string;

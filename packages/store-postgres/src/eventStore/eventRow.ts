@@ -6,3 +6,8 @@ export const EVENT_COLUMNS = `global_position, stream_id, stream_position, event
 
 /** The columns of the core's `EventDataRow` (what a fold needs). */
 export const EVENT_DATA_COLUMNS = "global_position, stream_id, stream_position, type, data";
+
+/** A timestamp column as ISO-8601 in UTC with milliseconds (SQL text). */
+export function isoTime(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}

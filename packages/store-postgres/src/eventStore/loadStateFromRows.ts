@@ -6,10 +6,10 @@ import {
   type SnapshotRow,
   type StateOptions,
 } from "@toolledger/core";
-import type { Query } from "./_connection.js";
-import { EVENT_DATA_COLUMNS } from "./_eventRow.js";
-import { CONVERSATION_TYPES_SQL, quoteIdent } from "./_schema.js";
-import type { StoreLocation } from "./_storeError.js";
+import type { Query } from "../database/connection.js";
+import { CONVERSATION_TYPES_SQL, quoteIdent } from "../database/schema.js";
+import type { StoreLocation } from "../database/storeError.js";
+import { EVENT_DATA_COLUMNS } from "./eventRow.js";
 
 /** Rows fetched per round trip while folding (memory stays bounded for long sessions). */
 const PAGE = 5000;

@@ -1,6 +1,6 @@
 import { describeEventStoreContract, describeSessionStoreContract } from "@toolledger/core/testing";
 import { afterAll } from "vitest";
-import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
+import { describeWithPostgres, dropSchemas, uniqueSchema } from "../../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 describeWithPostgres("PostgresEventStore", (url) => {

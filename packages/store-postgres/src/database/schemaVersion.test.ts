@@ -1,6 +1,6 @@
 import { EVENT_CATALOG_VERSION } from "@toolledger/core";
 import { describe, expect, it } from "vitest";
-import { migrations, SCHEMA_EVENT_CATALOG, SCHEMA_VERSION } from "./_schema.js";
+import { migrations, SCHEMA_EVENT_CATALOG, SCHEMA_VERSION } from "./schema.js";
 
 // An older toolledger refuses a store a newer one wrote (SCHEMA_TOO_NEW), as long as every new
 // event catalogue comes with a schema step: this keeps the two in step.

@@ -1,9 +1,14 @@
 import { EventStoreError } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterAll, afterEach, expect, it } from "vitest";
-import { describeWithPostgres, dropSchemas, uniqueSchema, withSql } from "../testing/testServer.js";
-import { connect } from "./_connection.js";
-import { quoteIdent, SCHEMA_VERSION } from "./_schema.js";
+import {
+  describeWithPostgres,
+  dropSchemas,
+  uniqueSchema,
+  withSql,
+} from "../../testing/testServer.js";
+import { connect } from "../database/connection.js";
+import { quoteIdent, SCHEMA_VERSION } from "../database/schema.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 async function failure(promise: Promise<unknown>): Promise<EventStoreError> {

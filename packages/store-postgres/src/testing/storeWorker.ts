@@ -1,6 +1,6 @@
 // A separate process for the concurrency, crash and restart tests (they need real processes:
 // several connections, a SIGKILL). Run from dist/: `TOOLLEDGER_WORKER_URL=… node
-// dist/_storeWorker.js <mode> <schema> …` (the URL comes from the environment: a password in
+// dist/testing/storeWorker.js <mode> <schema> …` (the URL comes from the environment: a password in
 // argv would show in every process listing).
 import type { ToolledgerEventInput } from "@toolledger/core";
 import {
@@ -11,7 +11,7 @@ import {
   waitForGo,
   workerEvent,
 } from "@toolledger/core/testing/storeWorker";
-import { PostgresEventStore } from "./postgresEventStore.js";
+import { PostgresEventStore } from "../eventStore/postgresEventStore.js";
 
 const [mode, schema, ...rest] = process.argv.slice(2);
 const url = process.env.TOOLLEDGER_WORKER_URL;
@@ -97,5 +97,5 @@ else if (mode === "crash") await crash(rest[0]!);
 else if (mode === "append-file") await appendFile(rest[0]!, rest[1]!, Number(rest[2]));
 else
   throw new Error(
-    "usage: TOOLLEDGER_WORKER_URL=<url> _storeWorker.js write <schema> <worker> <versions> | read <schema> <count> | crash <schema> <prefix> | append-file <schema> <stream> <file> <batch>",
+    "usage: TOOLLEDGER_WORKER_URL=<url> storeWorker.js write <schema> <worker> <versions> | read <schema> <count> | crash <schema> <prefix> | append-file <schema> <stream> <file> <batch>",
   );

@@ -6,10 +6,10 @@ import {
   watchWorker,
 } from "@toolledger/core/testing";
 import { afterAll, expect, it } from "vitest";
-import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
+import { describeWithPostgres, dropSchemas, uniqueSchema } from "../../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
-const WORKER = fileURLToPath(new URL("../dist/_storeWorker.js", import.meta.url));
+const WORKER = fileURLToPath(new URL("../../dist/testing/storeWorker.js", import.meta.url));
 const ROUNDS = 3;
 const WRITERS = 3;
 

@@ -1,8 +1,8 @@
 import { EventStoreError, type StoredEvent } from "@toolledger/core";
 import { assertLogInvariants, sampleEvent } from "@toolledger/core/testing";
 import { describe, expect, it } from "vitest";
+import { findPostgresBinaries, startThrowawayCluster } from "../testing/throwawayCluster.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
-import { findPostgresBinaries, startThrowawayCluster } from "./testing/throwawayCluster.js";
 
 const WRITERS = 2;
 /** Batches each writer must have acknowledged before a restart, and again after it. */

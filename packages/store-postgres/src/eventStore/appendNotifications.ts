@@ -1,5 +1,5 @@
 import type { AbortSignalLike, AppendWaker } from "@toolledger/core";
-import type { Connection, Listener } from "./_connection.js";
+import type { Connection, Listener } from "../database/connection.js";
 
 /** Notifications remembered, so a subscription can tell whether one since its read concerns it. */
 const RECENT = 1024;

@@ -1,7 +1,7 @@
 import { auditEnables, formatEnableAuditCsv } from "@toolledger/core";
 import { ev, sampleBatch, withIds } from "@toolledger/core/testing";
 import { afterAll, afterEach, expect, it } from "vitest";
-import { describeWithPostgres, dropSchemas, uniqueSchema } from "../testing/testServer.js";
+import { describeWithPostgres, dropSchemas, uniqueSchema } from "../../testing/testServer.js";
 import { PostgresEventStore } from "./postgresEventStore.js";
 
 // The surface the CLI and hosts use beyond EventStore, as the SQLite store has it:
