@@ -2,8 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PassThrough } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
-import { testDeps } from "./_testing/testDeps.js";
+import { sampleLog, toJsonl } from "../testing/sampleLog.js";
+import { testDeps } from "../testing/testDeps.js";
 import { EXIT } from "./exitCodes.js";
 import { run } from "./run.js";
 

@@ -3,8 +3,8 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:f
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
-import { CLI, cleanEnv, REPO, runCli, runNode, SERVERS, tempDir } from "./_testing/spawnCli.js";
+import { sampleLog, toJsonl } from "../testing/sampleLog.js";
+import { CLI, cleanEnv, REPO, runCli, runNode, SERVERS, tempDir } from "../testing/spawnCli.js";
 import type { DoctorFinding } from "./doctor/doctorFinding.js";
 import { EXIT } from "./exitCodes.js";
 

@@ -1,8 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO } from "./_testing/spawnCli.js";
-import { testDeps } from "./_testing/testDeps.js";
+import { REPO } from "../testing/spawnCli.js";
+import { testDeps } from "../testing/testDeps.js";
 import { type ClientName, findHostClient, GATEWAY_ENTRY_NAME } from "./hostClients.js";
 import { installDirectory, readInstallRecord } from "./installRecord.js";
 import { parseConfig } from "./loadConfig.js";

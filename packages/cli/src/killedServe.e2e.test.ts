@@ -8,11 +8,11 @@ import {
   type ThrowawayCluster,
 } from "@toolledger/store-postgres/testing";
 import { describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "./_testing/chromium.js";
-import { type SdkClientOfServe, sdkClientOverHttp } from "./_testing/sdkServeClient.js";
-import { cleanEnv, runCli, SERVERS, tempDir } from "./_testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "./_testing/startServe.js";
-import { describeEachStore } from "./_testing/testDatabases.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
+import { type SdkClientOfServe, sdkClientOverHttp } from "../testing/sdkServeClient.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
+import { describeEachStore } from "../testing/testDatabases.js";
 import { resolveDatabasePath } from "./databasePath.js";
 import { openStore } from "./openStore.js";
 

@@ -11,11 +11,11 @@ import {
   type ClientStep,
   scriptedClientScript,
   withStderrTo,
-} from "./_testing/scriptedClientScript.js";
-import { CLI, cleanEnv, REPO, runCli, runNode, tempDir } from "./_testing/spawnCli.js";
-import { type OAuthServer, startOAuthServer } from "./_testing/startOAuthServer.js";
+} from "../testing/scriptedClientScript.js";
+import { CLI, cleanEnv, REPO, runCli, runNode, tempDir } from "../testing/spawnCli.js";
+import { type OAuthServer, startOAuthServer } from "../testing/startOAuthServer.js";
 
-const HEADLESS = join(REPO, "packages", "cli", "src", "_testing", "headlessBrowser.mjs");
+const HEADLESS = join(REPO, "packages", "cli", "testing", "headlessBrowser.mjs");
 const servers: OAuthServer[] = [];
 
 afterEach(async () => {
@@ -294,7 +294,7 @@ describe("A1–A4 OAuth with a real OAuth-protected MCP server of our own", () =
     const file = config(dir, { notes: { type: "sse", url: server.sse } });
     const urls = join(dir, "browser-urls.txt");
     const env = userEnv(dir, {
-      BROWSER: `${process.execPath} ${join(REPO, "packages", "cli", "src", "_testing", "recordingBrowser.mjs")}`,
+      BROWSER: `${process.execPath} ${join(REPO, "packages", "cli", "testing", "recordingBrowser.mjs")}`,
       BROWSER_URL_FILE: urls,
     });
     const db = join(dir, "sessions.db");

@@ -1,9 +1,9 @@
 // A1–A4 + G3: the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.10)
 // in client mode, with toolledger as the client: for each client scenario the suite starts its
-// test server(s) and runs our host driver (`_testing/conformanceHost.mjs`), which puts the
+// test server(s) and runs our host driver (`testing/conformanceHost.mjs`), which puts the
 // server in an MCP config, runs the built `toolledger serve` on it over stdio with the MCP
 // SDK's own client, and calls the server's tools as a host would. OAuth is toolledger's alone;
-// its browser step goes to a headless $BROWSER (`_testing/headlessBrowser.mjs`).
+// its browser step goes to a headless $BROWSER (`testing/headlessBrowser.mjs`).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CONFORMANCE_VERSION = "0.1.10";
 const here = dirname(fileURLToPath(import.meta.url));
-const HOST = join(here, "_testing", "conformanceHost.mjs");
+const HOST = join(here, "..", "testing", "conformanceHost.mjs");
 const require = createRequire(join(here, "..", "..", "adapters-mcp", "package.json"));
 const suite = require.resolve("@modelcontextprotocol/conformance/dist/index.js");
 const suiteVersion = (

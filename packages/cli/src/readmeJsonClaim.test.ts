@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO } from "./_testing/spawnCli.js";
+import { REPO } from "../testing/spawnCli.js";
 import { COMMANDS } from "./run.js";
 
 // Issue 20, point 6: the README says exactly which commands have --json.

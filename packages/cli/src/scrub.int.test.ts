@@ -5,7 +5,7 @@ import type { ToolledgerEventInput } from "@toolledger/core";
 import { findLeaks, sampleEvent } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { describe, expect, test } from "vitest";
-import { testDeps } from "./_testing/testDeps.js";
+import { testDeps } from "../testing/testDeps.js";
 import { EXIT } from "./exitCodes.js";
 import { run } from "./run.js";
 

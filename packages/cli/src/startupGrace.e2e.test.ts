@@ -10,9 +10,9 @@ import {
   sdkClientOverHttp,
   serveOverStdio,
   shippedServer,
-} from "./_testing/sdkServeClient.js";
-import { cleanEnv, runCli, tempDir } from "./_testing/spawnCli.js";
-import { startServeHttp } from "./_testing/startServe.js";
+} from "../testing/sdkServeClient.js";
+import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
+import { startServeHttp } from "../testing/startServe.js";
 import { EXIT } from "./exitCodes.js";
 
 // Issue 20.2: `initialize` is answered at once, and the first tools/list waits for servers

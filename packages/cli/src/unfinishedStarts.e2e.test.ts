@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "./_testing/chromium.js";
-import { serveOverStdio, shippedServer } from "./_testing/sdkServeClient.js";
-import { runCli, tempDir } from "./_testing/spawnCli.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
+import { serveOverStdio, shippedServer } from "../testing/sdkServeClient.js";
+import { runCli, tempDir } from "../testing/spawnCli.js";
 import { EXIT } from "./exitCodes.js";
 
 // Issue 20.4: a server still starting when `serve` stops leaves a trace of where it was, and

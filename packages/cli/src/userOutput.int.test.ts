@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "./_testing/sampleLog.js";
-import { SERVERS } from "./_testing/spawnCli.js";
-import { testDeps } from "./_testing/testDeps.js";
+import { sampleLog, toJsonl } from "../testing/sampleLog.js";
+import { SERVERS } from "../testing/spawnCli.js";
+import { testDeps } from "../testing/testDeps.js";
 import { COMMANDS, run } from "./run.js";
 
 // What a user reads: no warnings for normal events, each failure said once, help that

@@ -1,8 +1,8 @@
 import { decodeEventOrThrow, initialState, type ToolledgerEvent } from "@toolledger/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { longSession } from "../_testing/longSession.js";
-import { sampleLog } from "../_testing/sampleLog.js";
+import { longSession } from "../../testing/longSession.js";
+import { sampleLog } from "../../testing/sampleLog.js";
 import { foldEntries } from "../foldEntries.js";
 import type { LogEntry } from "../logEntry.js";
 import { replaySteps } from "../replaySteps.js";

@@ -5,11 +5,11 @@ import { exampleServers } from "@toolledger/adapters-mcp";
 import { compareBytes, type McpTool } from "@toolledger/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../_testing/chromium.js";
-import { longSession } from "../_testing/longSession.js";
-import { sampleLog, toJsonl } from "../_testing/sampleLog.js";
-import { eventually } from "../_testing/startServe.js";
-import { testDeps } from "../_testing/testDeps.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { longSession } from "../../testing/longSession.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { eventually } from "../../testing/startServe.js";
+import { testDeps } from "../../testing/testDeps.js";
 import { EXIT } from "../exitCodes.js";
 import { run } from "../run.js";
 

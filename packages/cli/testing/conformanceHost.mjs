@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, "..", "..", "..", "..");
+const repo = join(here, "..", "..", "..");
 const cli = join(repo, "packages", "cli", "dist", "main.js");
 const sdk = createRequire(join(repo, "packages", "adapters-mcp", "package.json"));
 const load = (path) => import(pathToFileURL(sdk.resolve(path)).href);

@@ -1,9 +1,12 @@
 import { readWholeStream, type SessionStore, type StoredEvent } from "@toolledger/core";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
-import { enableMatcher } from "./gooseDeferral.js";
-import type { GooseSession } from "./gooseSession.js";
-import { importGooseSession, type SessionImportResult } from "./importGooseSession.js";
-import { readGooseDatabase } from "./readGooseDatabase.js";
+import { enableMatcher } from "../../src/goose/gooseDeferral.js";
+import type { GooseSession } from "../../src/goose/gooseSession.js";
+import {
+  importGooseSession,
+  type SessionImportResult,
+} from "../../src/goose/importGooseSession.js";
+import { readGooseDatabase } from "../../src/goose/readGooseDatabase.js";
 
 /** Imports sessions of goose's database into a toolledger store, as the command does (parents first). */
 export async function importAll(

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const REPO = join(here, "..", "..", "..", "..");
+export const REPO = join(here, "..", "..", "..");
 /** The built CLI, as `pnpm build` leaves it. */
 export const CLI = join(REPO, "packages", "cli", "dist", "main.js");
 export const SERVERS = join(REPO, "packages", "adapters-mcp", "dist", "servers");
