@@ -2,8 +2,8 @@ import { type HttpExtensionConfig, OAuthTokenStore } from "@toolledger/adapters-
 import { nameToKey } from "@toolledger/core";
 import { CliError } from "./cliError.js";
 import { type ParsedArgs, stringOption } from "./commandSpec.js";
+import { loadConfig, resolveConfigPath } from "./config/loadConfig.js";
 import type { Deps } from "./deps.js";
-import { loadConfig, resolveConfigPath } from "./loadConfig.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
 
 /** The user's OAuth token store (A2). */

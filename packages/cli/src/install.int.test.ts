@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO } from "../testing/spawnCli.js";
 import { testDeps } from "../testing/testDeps.js";
+import { parseConfig } from "./config/loadConfig.js";
 import { type ClientName, findHostClient, GATEWAY_ENTRY_NAME } from "./hostClients.js";
 import { installDirectory, readInstallRecord } from "./installRecord.js";
-import { parseConfig } from "./loadConfig.js";
 import { readServerEntries } from "./rewriteServers.js";
 import { run } from "./run.js";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createLogLineParser, decodeEvent } from "@toolledger/core";
 import { CliError } from "./cliError.js";
+import { isRecord } from "./config/isRecord.js";
 import { conversationStreamOf, orderConversationEntries } from "./conversationEntries.js";
-import { isRecord } from "./isRecord.js";
 import type { LogEntry } from "./logEntry.js";
 
 export interface JsonlLog {

@@ -5,10 +5,10 @@ import {
 } from "@toolledger/adapters-mcp";
 import { userTokenStore } from "../authTarget.js";
 import { booleanOption, type ParsedArgs, stringOption } from "../commandSpec.js";
+import { CONFIG_ENV, loadConfig, resolveConfigPath } from "../config/loadConfig.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
-import { CONFIG_ENV, loadConfig, resolveConfigPath } from "../loadConfig.js";
 import { type Output, shortTime } from "../output.js";
 
 interface Row {

@@ -1,5 +1,6 @@
 import type { CliError } from "../cliError.js";
 import { booleanOption, integerOption, stringOption } from "../commandSpec.js";
+import { loadConfig } from "../config/loadConfig.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import { debugRequested, debugStack } from "../debugStack.js";
 import type { Deps } from "../deps.js";
@@ -11,7 +12,6 @@ import { checkServers } from "../doctor/checkServers.js";
 import { checkSqliteModule } from "../doctor/checkSqliteModule.js";
 import { type DoctorFinding, formatFinding } from "../doctor/doctorFinding.js";
 import { EXIT } from "../exitCodes.js";
-import { loadConfig } from "../loadConfig.js";
 import { startCommand } from "../startCommand.js";
 import { toCliError } from "../toCliError.js";
 import { doctorSpec } from "./doctorSpec.js";

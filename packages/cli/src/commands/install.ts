@@ -4,6 +4,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../cliError.js";
 import { booleanOption, stringOption } from "../commandSpec.js";
+import { parseConfig, workspaceFolder } from "../config/loadConfig.js";
+import { resolveDeferral } from "../config/resolveDeferral.js";
 import { configRedactor } from "../configRedactor.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import { resolveDatabasePath } from "../databasePath.js";
@@ -19,9 +21,7 @@ import {
   sha256,
 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
-import { parseConfig, workspaceFolder } from "../loadConfig.js";
 import { InstallRefused, planInstall } from "../planInstall.js";
-import { resolveDeferral } from "../resolveDeferral.js";
 import { readServerEntries } from "../rewriteServers.js";
 import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";

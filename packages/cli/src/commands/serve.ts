@@ -9,9 +9,9 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
-import { MAX_DEFINITION_KB } from "../_configSchemas.js";
 import { CliError, usageError } from "../cliError.js";
 import { booleanOption, integerOption, type ParsedArgs, stringOption } from "../commandSpec.js";
+import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
 import { resolveDatabasePath } from "../databasePath.js";
 import type { Deps } from "../deps.js";
 import { EXIT } from "../exitCodes.js";

@@ -1,6 +1,8 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join, sep } from "node:path";
 import type { CliError } from "../cliError.js";
+import { parseConfig } from "../config/loadConfig.js";
+import type { LoadedConfig } from "../config/serverConfig.js";
 import type { Deps } from "../deps.js";
 import { GATEWAY_ENTRY_NAME, HOST_CLIENTS, type HostClient } from "../hostClients.js";
 import {
@@ -9,9 +11,7 @@ import {
   RECORD_FILE,
   readInstallRecord,
 } from "../installRecord.js";
-import { parseConfig } from "../loadConfig.js";
 import { readServerEntries } from "../rewriteServers.js";
-import type { LoadedConfig } from "../serverConfig.js";
 import { toCliError } from "../toCliError.js";
 import type { DoctorFinding } from "./doctorFinding.js";
 

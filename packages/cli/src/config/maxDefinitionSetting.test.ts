@@ -1,7 +1,7 @@
 import { MAX_DEFINITION_BYTES } from "@toolledger/adapters-mcp";
 import { describe, expect, test } from "vitest";
-import { MAX_DEFINITION_KB } from "./_configSchemas.js";
-import { CliError } from "./cliError.js";
+import { CliError } from "../cliError.js";
+import { MAX_DEFINITION_KB } from "./configSchemas.js";
 import { parseConfig } from "./loadConfig.js";
 
 // V3 (issue 34.1): the config file's toolledger.max_definition_kb.

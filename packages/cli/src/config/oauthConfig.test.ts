@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CliError } from "./cliError.js";
+import { CliError } from "../cliError.js";
+import { toExtensionConfig } from "../toExtensionConfig.js";
 import { parseConfig } from "./loadConfig.js";
-import { toExtensionConfig } from "./toExtensionConfig.js";
 
 // A1: a server's `oauth` object, the same names and effect in every config format.
 const OAUTH = {

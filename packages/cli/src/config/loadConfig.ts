@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
-import { CliError } from "./cliError.js";
-import { checkJsonSyntax, firstLine } from "./config/checkJsonSyntax.js";
-import type { ConfigContext } from "./config/configContext.js";
-import { fromGoose, fromMcpServers, fromVsCode } from "./config/configFormats.js";
-import { keyPosition, type Locate, position } from "./config/locate.js";
+import { CliError } from "../cliError.js";
+import { checkJsonSyntax, firstLine } from "./checkJsonSyntax.js";
+import type { ConfigContext } from "./configContext.js";
+import { fromGoose, fromMcpServers, fromVsCode } from "./configFormats.js";
 import { isRecord } from "./isRecord.js";
+import { keyPosition, type Locate, position } from "./locate.js";
 import type { LoadedConfig } from "./serverConfig.js";
 
-export type { ConfigContext } from "./config/configContext.js";
-export { CONFIG_ENV, gooseConfigPath, resolveConfigPath } from "./config/configPath.js";
-export { workspaceFolder } from "./config/finishConfig.js";
+export type { ConfigContext } from "./configContext.js";
+export { CONFIG_ENV, gooseConfigPath, resolveConfigPath } from "./configPath.js";
+export { workspaceFolder } from "./finishConfig.js";
 
 /** Reads and validates a config file; every problem is reported with file:line:column and field. */
 export function loadConfig(file: string, context: ConfigContext): LoadedConfig {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { OAuthSettings } from "@toolledger/adapters-mcp";
-import { isClientMetadataUrl, OAUTH_OPTION_NAMES } from "./_configSchemas.js";
-import type { RawServer, ReadContext } from "./_readServer.js";
+import { isClientMetadataUrl, OAUTH_OPTION_NAMES } from "./configSchemas.js";
+import type { RawServer, ReadContext } from "./readContext.js";
 
 /**
  * A1: a server's `oauth` object (any format; Cursor's `auth` object read as the same), with

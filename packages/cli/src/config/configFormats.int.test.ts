@@ -2,13 +2,13 @@ import { join } from "node:path";
 import type { ToolledgerSession } from "@toolledger/adapters-mcp";
 import { listTools } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO, SERVERS } from "../testing/spawnCli.js";
-import { startTestServer, type TestServer } from "../testing/startTestServer.js";
-import { testDeps } from "../testing/testDeps.js";
+import { REPO, SERVERS } from "../../testing/spawnCli.js";
+import { startTestServer, type TestServer } from "../../testing/startTestServer.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { createOutput } from "../output.js";
+import { startSession } from "../startSession.js";
 import { loadConfig } from "./loadConfig.js";
-import { createOutput } from "./output.js";
 import { resolveDeferral } from "./resolveDeferral.js";
-import { startSession } from "./startSession.js";
 
 // The fixture configs of each host, loaded as `serve` loads them, against real servers.
 const FIXTURES = join(REPO, "packages", "cli", "fixtures");

@@ -1,63 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { PinPolicy } from "@toolledger/core";
 import {
   GOOSE_ONLY_KEYS,
-  type GooseExtension,
   HOST_ONLY_KEYS,
   isHttpUrl,
-  type McpServerEntry,
   SHARED_OPTION_NAMES,
-} from "./_configSchemas.js";
-import { readOAuth } from "./_readOAuth.js";
-import { expandVariables, type VariableScope } from "./expandVariables.js";
+} from "./configSchemas.js";
+import { expandVariables } from "./expandVariables.js";
 import { parseEnvFile } from "./parseEnvFile.js";
+import type { RawServer, ReadContext } from "./readContext.js";
+import { readOAuth } from "./readOAuth.js";
 import { IN_HOST_KINDS, type ServerConfig, type ServerKind } from "./serverConfig.js";
-
-/** One problem in a config file, where it is. */
-export interface ConfigIssue {
-  line: number;
-  col: number;
-  field: string;
-  message: string;
-  /** The unset variable, when that is the problem (the hint says how to set it). */
-  variable?: string;
-}
-
-/** A server entry as the file's schema read it, before options and variables are applied. */
-export type RawServer = {
-  key: string;
-  path: readonly PropertyKey[];
-  /** The display name: the map key, or goose's `name`. */
-  name: string;
-  /** The entry as written (for unknown keys). */
-  raw: unknown;
-} & (
-  | { format: "mcpServers" | "vscode"; entry: McpServerEntry }
-  | { format: "goose"; entry: GooseExtension }
-);
-
-export interface ReadContext {
-  /** Variables stay unexpanded and env_keys unresolved (checking a file for another environment). */
-  structureOnly: boolean;
-  file: string;
-  at: {
-    value: (path: readonly PropertyKey[]) => { line: number; col: number };
-    key: (path: readonly PropertyKey[]) => { line: number; col: number };
-  };
-  scope: VariableScope;
-  defaults: {
-    inheritEnv: boolean;
-    callTimeoutSeconds?: number;
-    startTimeoutSeconds?: number;
-    pinning?: PinPolicy;
-    startupGraceSeconds?: number;
-  };
-  /** goose's `secrets.yaml`, where `env_keys` are found when they are not in the environment. */
-  secretsFile: Record<string, string>;
-  issues: ConfigIssue[];
-  warnings: ConfigIssue[];
-}
 
 const MCP_SERVER_KEYS = ["type", "command", "args", "env", "url", "serverUrl", "headers", "auth"];
 const GOOSE_KEYS = ["type", "name", "cmd", "args", "envs", "uri", "headers"];
