@@ -4,8 +4,8 @@ import type { PassThrough } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { sampleLog, toJsonl } from "../testing/sampleLog.js";
 import { testDeps } from "../testing/testDeps.js";
-import { EXIT } from "./exitCodes.js";
-import { run } from "./run.js";
+import { EXIT } from "./program/exitCodes.js";
+import { run } from "./program/run.js";
 
 /** Commands called as functions against a real SQLite file in a temp directory. */
 function setup() {

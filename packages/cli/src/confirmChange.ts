@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
-import { CliError } from "./cliError.js";
-import type { Deps } from "./deps.js";
 import type { Output } from "./output.js";
+import { CliError } from "./program/cliError.js";
+import type { Deps } from "./program/deps.js";
 
 /** A unified diff on stdout, coloured on a terminal. */
 export function printDiff(o: Output, diff: string): void {

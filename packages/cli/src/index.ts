@@ -1,13 +1,13 @@
-export { CliError } from "./cliError.js";
 export { loadConfig, parseConfig } from "./config/loadConfig.js";
 export type { LoadedConfig, ServerConfig } from "./config/serverConfig.js";
 export { type ContextTokens, contextTokens, TOKENIZER } from "./contextTokens.js";
-export type { Deps, TextSink } from "./deps.js";
-export { EXIT, EXIT_CODE_TABLE, type ExitCode } from "./exitCodes.js";
 export { type Explanation, explainTool } from "./explainTool.js";
 export type { LogEntry } from "./logEntry.js";
+export { CliError } from "./program/cliError.js";
+export type { Deps, TextSink } from "./program/deps.js";
+export { EXIT, EXIT_CODE_TABLE, type ExitCode } from "./program/exitCodes.js";
+export { COMMANDS, run } from "./program/run.js";
 export { type ReplayStep, replaySteps } from "./replaySteps.js";
-export { COMMANDS, run } from "./run.js";
 export { buildViewData, type ViewDataOptions } from "./view/buildViewData.js";
 export { renderViewHtml } from "./view/renderViewHtml.js";
 export type { ViewData } from "./view/viewData.js";

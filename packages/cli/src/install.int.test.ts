@@ -6,8 +6,8 @@ import { testDeps } from "../testing/testDeps.js";
 import { parseConfig } from "./config/loadConfig.js";
 import { type ClientName, findHostClient, GATEWAY_ENTRY_NAME } from "./hostClients.js";
 import { installDirectory, readInstallRecord } from "./installRecord.js";
+import { run } from "./program/run.js";
 import { readServerEntries } from "./rewriteServers.js";
-import { run } from "./run.js";
 
 // install / uninstall on copies of each client's fixture config, through the CLI's run().
 const FIXTURES = join(REPO, "packages", "cli", "fixtures");

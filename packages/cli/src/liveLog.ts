@@ -1,9 +1,9 @@
-import type { Deps } from "./deps.js";
 import type { LoadedLog } from "./loadLog.js";
 import { loadServerSetup, type ServerSetupFlags } from "./loadServerSetup.js";
 import type { LogEntry } from "./logEntry.js";
 import { oauthRuntimeFor } from "./oauthRuntimeFor.js";
 import type { Output } from "./output.js";
+import type { Deps } from "./program/deps.js";
 import { readSessionEntries } from "./readSession.js";
 import { startSession } from "./startSession.js";
 

@@ -2,8 +2,8 @@ import type { DeferralConfig } from "@toolledger/core";
 import { CONFIG_ENV, loadConfig, resolveConfigPath } from "./config/loadConfig.js";
 import { resolveDeferral } from "./config/resolveDeferral.js";
 import type { LoadedConfig } from "./config/serverConfig.js";
-import type { Deps } from "./deps.js";
 import { createOutput } from "./output.js";
+import type { Deps } from "./program/deps.js";
 
 export interface ServerSetupFlags {
   config: string | undefined;

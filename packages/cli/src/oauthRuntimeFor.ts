@@ -4,8 +4,8 @@ import {
   OAuthTokenStore,
   openBrowser,
 } from "@toolledger/adapters-mcp";
-import type { Deps } from "./deps.js";
 import type { Output } from "./output.js";
+import type { Deps } from "./program/deps.js";
 import { shellQuote } from "./shellQuote.js";
 
 /**

@@ -14,9 +14,9 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
-import { CliError } from "./cliError.js";
-import type { Deps } from "./deps.js";
 import { newEventId } from "./newIds.js";
+import { CliError } from "./program/cliError.js";
+import type { Deps } from "./program/deps.js";
 
 /** The pins ledger (P4) folded, and its version. */
 export async function loadLedger(store: EventStore): Promise<{ state: State; version: number }> {

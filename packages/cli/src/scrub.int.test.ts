@@ -6,8 +6,8 @@ import { findLeaks, sampleEvent } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { describe, expect, test } from "vitest";
 import { testDeps } from "../testing/testDeps.js";
-import { EXIT } from "./exitCodes.js";
-import { run } from "./run.js";
+import { EXIT } from "./program/exitCodes.js";
+import { run } from "./program/run.js";
 
 // A log an older release wrote: the token reached two events raw, URL-encoded, JSON-escaped
 // in a 401 body, in base64 inside a Basic header and as a schema key, plus a cached snapshot.

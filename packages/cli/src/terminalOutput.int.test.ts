@@ -4,8 +4,8 @@ import type { ToolledgerEvent } from "@toolledger/core";
 import { describe, expect, test } from "vitest";
 import { sampleLog, toJsonl } from "../testing/sampleLog.js";
 import { testDeps } from "../testing/testDeps.js";
-import { EXIT } from "./exitCodes.js";
-import { run } from "./run.js";
+import { EXIT } from "./program/exitCodes.js";
+import { run } from "./program/run.js";
 
 const ESC = String.fromCharCode(27);
 const stripAnsi = (text: string) =>

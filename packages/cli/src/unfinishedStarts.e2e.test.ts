@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
 import { serveOverStdio, shippedServer } from "../testing/sdkServeClient.js";
 import { runCli, tempDir } from "../testing/spawnCli.js";
-import { EXIT } from "./exitCodes.js";
+import { EXIT } from "./program/exitCodes.js";
 
 // Issue 20.4: a server still starting when `serve` stops leaves a trace of where it was, and
 // replay, explain and the view say why its tools were missing.

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { sampleLog, toJsonl } from "../testing/sampleLog.js";
 import { SERVERS } from "../testing/spawnCli.js";
 import { testDeps } from "../testing/testDeps.js";
-import { COMMANDS, run } from "./run.js";
+import { COMMANDS, run } from "./program/run.js";
 
 // What a user reads: no warnings for normal events, each failure said once, help that
 // matches the commands.

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import type { Deps } from "../src/deps.js";
+import type { Deps } from "../src/program/deps.js";
 
 export interface Captured {
   deps: Deps;

@@ -6,12 +6,12 @@ import {
   ServerAuthorizer,
 } from "@toolledger/adapters-mcp";
 import { remoteServer, userTokenStore } from "../authTarget.js";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, type ParsedArgs } from "../commandSpec.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { browserPrompt } from "../oauthRuntimeFor.js";
 import type { Output } from "../output.js";
+import { CliError, usageError } from "../program/cliError.js";
+import { booleanOption, type ParsedArgs } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
 import { shellQuote } from "../shellQuote.js";
 
 /** A1: `toolledger auth login <server>`: the authorization code flow (or client credentials) now. */

@@ -4,12 +4,12 @@ import {
   readOAuthStatus,
 } from "@toolledger/adapters-mcp";
 import { userTokenStore } from "../authTarget.js";
-import { booleanOption, type ParsedArgs, stringOption } from "../commandSpec.js";
 import { CONFIG_ENV, loadConfig, resolveConfigPath } from "../config/loadConfig.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { type Output, shortTime } from "../output.js";
+import { booleanOption, type ParsedArgs, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
 
 interface Row {
   server: string;

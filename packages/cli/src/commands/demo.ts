@@ -12,22 +12,22 @@ import {
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
 import { appendToConversation } from "../appendToConversation.js";
-import { CliError } from "../cliError.js";
 import { cliInvocation } from "../cliInvocation.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { finalState } from "../foldEntries.js";
 import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
 import { openStore } from "../openStore.js";
 import type { Output } from "../output.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
 import { shellQuote } from "../shellQuote.js";
-import { startCommand } from "../startCommand.js";
 import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";
 

@@ -5,17 +5,17 @@ import {
   type PinRecord,
   recordStatus,
 } from "@toolledger/core";
-import { usageError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { openStore } from "../openStore.js";
 import { shortTime } from "../output.js";
 import { findRecord, loadLedger, serverPins } from "../pinsLedger.js";
+import { usageError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { revealHidden } from "../revealHidden.js";
 import { sideBySide } from "../sideBySide.js";
-import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { diffSpec } from "./pinsSpec.js";
 

@@ -1,11 +1,7 @@
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, type ParsedArgs, stringOption } from "../commandSpec.js";
 import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { formatTable } from "../formatTable.js";
 import { gooseDatabasePath } from "../goose/gooseDatabasePath.js";
 import { enableMatcher } from "../goose/gooseDeferral.js";
@@ -25,7 +21,11 @@ import { GooseFileError, readGooseFile } from "../goose/readGooseFile.js";
 import { RequestLogError, readRequestLogs } from "../goose/readRequestLogs.js";
 import { openStore } from "../openStore.js";
 import { shortTime } from "../output.js";
-import { startCommand } from "../startCommand.js";
+import { CliError, usageError } from "../program/cliError.js";
+import { booleanOption, type ParsedArgs, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { importGooseSpec } from "./importGooseSpec.js";
 
 /** `toolledger import goose`: goose's sessions into the ledger (issue 26). */

@@ -2,15 +2,11 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
 import { parseConfig, workspaceFolder } from "../config/loadConfig.js";
 import { resolveDeferral } from "../config/resolveDeferral.js";
 import { configRedactor } from "../configRedactor.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
 import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { type GatewayCommand, gatewayCommand } from "../gatewayCommand.js";
 import { installOAuthNotes } from "../installOAuthNotes.js";
 import {
@@ -22,8 +18,12 @@ import {
 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
 import { InstallRefused, planInstall } from "../planInstall.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { readServerEntries } from "../rewriteServers.js";
-import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { installSpec } from "./installSpec.js";
 

@@ -1,17 +1,17 @@
 import { initialState, type State } from "@toolledger/core";
-import { usageError } from "../cliError.js";
+import { formatStep, stepWidth } from "../formatStep.js";
+import { loadLog } from "../loadLog.js";
+import { createOutput } from "../output.js";
+import { usageError } from "../program/cliError.js";
 import {
   booleanOption,
   integerOption,
   parseCommandArgs,
   renderHelp,
   stringOption,
-} from "../commandSpec.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatStep, stepWidth } from "../formatStep.js";
-import { loadLog } from "../loadLog.js";
-import { createOutput } from "../output.js";
+} from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
 import { replaySteps } from "../replaySteps.js";
 import { formatStateSummary, summarizeState } from "../summarizeState.js";
 import { replaySpec } from "./replaySpec.js";

@@ -9,19 +9,24 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, integerOption, type ParsedArgs, stringOption } from "../commandSpec.js";
 import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
 import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { openStore } from "../openStore.js";
+import { CliError, usageError } from "../program/cliError.js";
+import {
+  booleanOption,
+  integerOption,
+  type ParsedArgs,
+  stringOption,
+} from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { reportPins } from "../reportPins.js";
 import { resolvePinning } from "../resolvePinning.js";
 import { shellQuote } from "../shellQuote.js";
-import { startCommand } from "../startCommand.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CliError } from "../cliError.js";
-import { booleanOption } from "../commandSpec.js";
 import { configRedactor } from "../configRedactor.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
 import { GATEWAY_ENTRY_NAME } from "../hostClients.js";
 import { RECORD_FILE, readInstallRecord, replaceFile, sha256 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { readServerEntries, rewriteServers } from "../rewriteServers.js";
-import { startCommand } from "../startCommand.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { uninstallSpec } from "./installSpec.js";
 

@@ -1,4 +1,4 @@
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import { blankJsonComments } from "./blankJsonComments.js";
 
 /**

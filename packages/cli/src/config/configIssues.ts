@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import type { Locate } from "./locate.js";
 import type { ConfigIssue } from "./readContext.js";
 import type { LoadedConfig } from "./serverConfig.js";

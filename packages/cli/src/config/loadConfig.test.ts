@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { testDeps } from "../../testing/testDeps.js";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import { loadConfig, parseConfig, resolveConfigPath } from "./loadConfig.js";
 import type { ServerConfig } from "./serverConfig.js";
 

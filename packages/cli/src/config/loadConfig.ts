@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import { checkJsonSyntax, firstLine } from "./checkJsonSyntax.js";
 import type { ConfigContext } from "./configContext.js";
 import { fromGoose, fromMcpServers, fromVsCode } from "./configFormats.js";

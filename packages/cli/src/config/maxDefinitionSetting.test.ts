@@ -1,6 +1,6 @@
 import { MAX_DEFINITION_BYTES } from "@toolledger/adapters-mcp";
 import { describe, expect, test } from "vitest";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import { MAX_DEFINITION_KB } from "./configSchemas.js";
 import { parseConfig } from "./loadConfig.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import { toExtensionConfig } from "../toExtensionConfig.js";
 import { parseConfig } from "./loadConfig.js";
 

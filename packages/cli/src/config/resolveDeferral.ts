@@ -7,7 +7,7 @@ import {
   parseToolledgerDeferralMode,
   TOOLLEDGER_DEFERRAL_MODES,
 } from "@toolledger/core";
-import { CliError, usageError } from "../cliError.js";
+import { CliError, usageError } from "../program/cliError.js";
 
 /** The `toolledger:` settings of a config file that concern deferral (already checked). */
 export interface FileDeferral {

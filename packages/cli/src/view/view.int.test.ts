@@ -10,8 +10,8 @@ import { longSession } from "../../testing/longSession.js";
 import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
 import { eventually } from "../../testing/startServe.js";
 import { testDeps } from "../../testing/testDeps.js";
-import { EXIT } from "../exitCodes.js";
-import { run } from "../run.js";
+import { EXIT } from "../program/exitCodes.js";
+import { run } from "../program/run.js";
 
 /** What the page exposes to tests (see page/main.ts). */
 type PageGlobals = {

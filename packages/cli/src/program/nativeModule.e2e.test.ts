@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { CLI, cleanEnv, REPO, runCli, runNode, tempDir } from "../testing/spawnCli.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { CLI, cleanEnv, REPO, runCli, runNode, tempDir } from "../../testing/spawnCli.js";
 import { EXIT } from "./exitCodes.js";
 
 // Issue 34, point 9: a better-sqlite3 whose install script never ran (npm's allow-scripts,

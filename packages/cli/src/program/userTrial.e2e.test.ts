@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ExtensionConnection } from "@toolledger/adapters-mcp";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { CLI, cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { CLI, cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
 
 // Issue 20, point 9: what a new user tripped over, through the built `toolledger` command.
 

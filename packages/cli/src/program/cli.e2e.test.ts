@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { mcpClientScript } from "../testing/mcpClientScript.js";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { describeEachStore } from "../testing/testDatabases.js";
-import { shellQuote } from "./shellQuote.js";
+import { mcpClientScript } from "../../testing/mcpClientScript.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { describeEachStore } from "../../testing/testDatabases.js";
+import { shellQuote } from "../shellQuote.js";
 
 // Every test spawns the built CLI (`pnpm build` first) as a user would.
 

@@ -1,28 +1,28 @@
+import { auditSpec } from "../commands/auditSpec.js";
+import { authSpec } from "../commands/authSpec.js";
+import { demoSpec } from "../commands/demoSpec.js";
+import { doctorSpec } from "../commands/doctorSpec.js";
+import { explainSpec } from "../commands/explainSpec.js";
+import { exportSpec } from "../commands/exportSpec.js";
+import { importSpec } from "../commands/importSpec.js";
+import { installSpec, uninstallSpec } from "../commands/installSpec.js";
+import { clearSpec, compactSpec } from "../commands/lifecycleSpec.js";
+import { approveSpec, diffSpec, pinsSpec, rejectSpec } from "../commands/pinsSpec.js";
+import { pruneSpec } from "../commands/pruneSpec.js";
+import { replaySpec } from "../commands/replaySpec.js";
+import { scrubSpec } from "../commands/scrubSpec.js";
+import { serveSpec } from "../commands/serveSpec.js";
+import { sessionsSpec } from "../commands/sessionsSpec.js";
+import { toolsSpec } from "../commands/toolsSpec.js";
+import { viewSpec } from "../commands/viewSpec.js";
+import { formatTable } from "../formatTable.js";
+import { createOutput } from "../output.js";
 import { usageError } from "./cliError.js";
 import { closestNames } from "./closestNames.js";
 import type { CommandSpec } from "./commandSpec.js";
-import { auditSpec } from "./commands/auditSpec.js";
-import { authSpec } from "./commands/authSpec.js";
-import { demoSpec } from "./commands/demoSpec.js";
-import { doctorSpec } from "./commands/doctorSpec.js";
-import { explainSpec } from "./commands/explainSpec.js";
-import { exportSpec } from "./commands/exportSpec.js";
-import { importSpec } from "./commands/importSpec.js";
-import { installSpec, uninstallSpec } from "./commands/installSpec.js";
-import { clearSpec, compactSpec } from "./commands/lifecycleSpec.js";
-import { approveSpec, diffSpec, pinsSpec, rejectSpec } from "./commands/pinsSpec.js";
-import { pruneSpec } from "./commands/pruneSpec.js";
-import { replaySpec } from "./commands/replaySpec.js";
-import { scrubSpec } from "./commands/scrubSpec.js";
-import { serveSpec } from "./commands/serveSpec.js";
-import { sessionsSpec } from "./commands/sessionsSpec.js";
-import { toolsSpec } from "./commands/toolsSpec.js";
-import { viewSpec } from "./commands/viewSpec.js";
 import { debugRequested, debugStack } from "./debugStack.js";
 import type { Deps } from "./deps.js";
 import { EXIT, EXIT_CODE_TABLE } from "./exitCodes.js";
-import { formatTable } from "./formatTable.js";
-import { createOutput } from "./output.js";
 import { toCliError } from "./toCliError.js";
 
 export type CommandFunction = (args: readonly string[], deps: Deps) => Promise<number>;
@@ -32,37 +32,37 @@ export type CommandFunction = (args: readonly string[], deps: Deps) => Promise<n
  * a log never loads the MCP SDK or SQLite code it does not need.
  */
 export const COMMANDS: readonly { spec: CommandSpec; load: () => Promise<CommandFunction> }[] = [
-  { spec: demoSpec, load: async () => (await import("./commands/demo.js")).demoCommand },
-  { spec: serveSpec, load: async () => (await import("./commands/serve.js")).serveCommand },
-  { spec: toolsSpec, load: async () => (await import("./commands/tools.js")).toolsCommand },
+  { spec: demoSpec, load: async () => (await import("../commands/demo.js")).demoCommand },
+  { spec: serveSpec, load: async () => (await import("../commands/serve.js")).serveCommand },
+  { spec: toolsSpec, load: async () => (await import("../commands/tools.js")).toolsCommand },
   {
     spec: sessionsSpec,
-    load: async () => (await import("./commands/sessions.js")).sessionsCommand,
+    load: async () => (await import("../commands/sessions.js")).sessionsCommand,
   },
-  { spec: replaySpec, load: async () => (await import("./commands/replay.js")).replayCommand },
-  { spec: viewSpec, load: async () => (await import("./commands/view.js")).viewCommand },
-  { spec: auditSpec, load: async () => (await import("./commands/audit.js")).auditCommand },
-  { spec: explainSpec, load: async () => (await import("./commands/explain.js")).explainCommand },
-  { spec: exportSpec, load: async () => (await import("./commands/export.js")).exportCommand },
-  { spec: importSpec, load: async () => (await import("./commands/import.js")).importCommand },
-  { spec: authSpec, load: async () => (await import("./commands/auth.js")).authCommand },
-  { spec: installSpec, load: async () => (await import("./commands/install.js")).installCommand },
+  { spec: replaySpec, load: async () => (await import("../commands/replay.js")).replayCommand },
+  { spec: viewSpec, load: async () => (await import("../commands/view.js")).viewCommand },
+  { spec: auditSpec, load: async () => (await import("../commands/audit.js")).auditCommand },
+  { spec: explainSpec, load: async () => (await import("../commands/explain.js")).explainCommand },
+  { spec: exportSpec, load: async () => (await import("../commands/export.js")).exportCommand },
+  { spec: importSpec, load: async () => (await import("../commands/import.js")).importCommand },
+  { spec: authSpec, load: async () => (await import("../commands/auth.js")).authCommand },
+  { spec: installSpec, load: async () => (await import("../commands/install.js")).installCommand },
   {
     spec: uninstallSpec,
-    load: async () => (await import("./commands/uninstall.js")).uninstallCommand,
+    load: async () => (await import("../commands/uninstall.js")).uninstallCommand,
   },
-  { spec: clearSpec, load: async () => (await import("./commands/lifecycle.js")).clearCommand },
+  { spec: clearSpec, load: async () => (await import("../commands/lifecycle.js")).clearCommand },
   {
     spec: compactSpec,
-    load: async () => (await import("./commands/lifecycle.js")).compactCommand,
+    load: async () => (await import("../commands/lifecycle.js")).compactCommand,
   },
-  { spec: pinsSpec, load: async () => (await import("./commands/pins.js")).pinsCommand },
-  { spec: diffSpec, load: async () => (await import("./commands/diff.js")).diffCommand },
-  { spec: approveSpec, load: async () => (await import("./commands/review.js")).approveCommand },
-  { spec: rejectSpec, load: async () => (await import("./commands/review.js")).rejectCommand },
-  { spec: scrubSpec, load: async () => (await import("./commands/scrub.js")).scrubCommand },
-  { spec: pruneSpec, load: async () => (await import("./commands/prune.js")).pruneCommand },
-  { spec: doctorSpec, load: async () => (await import("./commands/doctor.js")).doctorCommand },
+  { spec: pinsSpec, load: async () => (await import("../commands/pins.js")).pinsCommand },
+  { spec: diffSpec, load: async () => (await import("../commands/diff.js")).diffCommand },
+  { spec: approveSpec, load: async () => (await import("../commands/review.js")).approveCommand },
+  { spec: rejectSpec, load: async () => (await import("../commands/review.js")).rejectCommand },
+  { spec: scrubSpec, load: async () => (await import("../commands/scrub.js")).scrubCommand },
+  { spec: pruneSpec, load: async () => (await import("../commands/prune.js")).pruneCommand },
+  { spec: doctorSpec, load: async () => (await import("../commands/doctor.js")).doctorCommand },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { createOutput, type Output } from "../output.js";
 import {
   booleanOption,
   type CommandSpec,
@@ -6,7 +7,6 @@ import {
   renderHelp,
 } from "./commandSpec.js";
 import type { Deps } from "./deps.js";
-import { createOutput, type Output } from "./output.js";
 
 /**
  * Every command's start: its arguments parsed (a usage error thrown for bad ones) and its
