@@ -11,8 +11,8 @@ import { explainUnregisteredTool } from "./explain/explainUnregisteredTool.js";
 import type { Explanation, Reason } from "./explain/explanation.js";
 import { searchesReason } from "./explain/searchesOfTool.js";
 import { collectFacts } from "./explain/toolFacts.js";
-import { finalState } from "./foldEntries.js";
-import type { LogEntry } from "./logEntry.js";
+import { finalState } from "./session/foldEntries.js";
+import type { LogEntry } from "./session/logEntry.js";
 
 export type {
   CallHistoryEntry,

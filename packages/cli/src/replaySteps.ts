@@ -1,9 +1,9 @@
 import { initialState, type State, type ToolledgerEvent } from "@toolledger/core";
-import { foldEntries } from "./foldEntries.js";
-import type { LogEntry } from "./logEntry.js";
 import type { Change } from "./replay/change.js";
 import { diffStates } from "./replay/diffStates.js";
 import { withRenames } from "./replay/withRenames.js";
+import { foldEntries } from "./session/foldEntries.js";
+import type { LogEntry } from "./session/logEntry.js";
 
 export type { Change } from "./replay/change.js";
 

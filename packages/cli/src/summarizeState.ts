@@ -9,7 +9,7 @@ import {
 } from "@toolledger/core";
 import { formatTable } from "./formatTable.js";
 import { isWarning } from "./isWarning.js";
-import { extensionKeys, getExtension } from "./stateExtensions.js";
+import { extensionKeys, getExtension } from "./session/stateExtensions.js";
 import type { Style } from "./style.js";
 
 /** A registered tool with its class in the model view (D3/D4), as the CLI prints it. */

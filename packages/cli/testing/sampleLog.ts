@@ -7,7 +7,7 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
-import type { LogEntry } from "../src/logEntry.js";
+import type { LogEntry } from "../src/session/logEntry.js";
 
 const schema = { type: "object", properties: {} };
 const tool = (name: string, extra: Partial<McpTool> = {}): McpTool => ({

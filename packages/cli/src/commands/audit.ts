@@ -12,16 +12,16 @@ import {
   type StoredEvent,
 } from "@toolledger/core";
 import { auditPins, formatPinAudit } from "../auditPins.js";
-import { resolveDatabasePath } from "../databasePath.js";
 import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
 import type { Output } from "../output.js";
 import { usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { sessionNotFound } from "../readSession.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
+import { sessionNotFound } from "../session/readSession.js";
 import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { auditSpec } from "./auditSpec.js";
 import { markAuditedCalls } from "./markAuditedCalls.js";

@@ -11,22 +11,22 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
-import { appendToConversation } from "../appendToConversation.js";
 import { cliInvocation } from "../cliInvocation.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import { finalState } from "../foldEntries.js";
 import { formatStep, stepWidth } from "../formatStep.js";
 import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
 import type { Output } from "../output.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { readSession } from "../readSession.js";
 import { replaySteps } from "../replaySteps.js";
+import { appendToConversation } from "../session/appendToConversation.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { finalState } from "../session/foldEntries.js";
+import { openStore } from "../session/openStore.js";
+import { readSession } from "../session/readSession.js";
 import { shellQuote } from "../shellQuote.js";
 import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";

@@ -5,8 +5,6 @@ import {
   type PinRecord,
   recordStatus,
 } from "@toolledger/core";
-import { resolveDatabasePath } from "../databasePath.js";
-import { openStore } from "../openStore.js";
 import { shortTime } from "../output.js";
 import { findRecord, loadLedger, serverPins } from "../pinsLedger.js";
 import { usageError } from "../program/cliError.js";
@@ -15,6 +13,8 @@ import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { revealHidden } from "../revealHidden.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { sideBySide } from "../sideBySide.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { diffSpec } from "./pinsSpec.js";

@@ -1,5 +1,4 @@
 import { loadConfig } from "../config/loadConfig.js";
-import { resolveDatabasePath } from "../databasePath.js";
 import { checkDatabase } from "../doctor/checkDatabase.js";
 import { checkHosts, type ServerSource } from "../doctor/checkHosts.js";
 import { checkNode } from "../doctor/checkNode.js";
@@ -14,6 +13,7 @@ import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { toCliError } from "../program/toCliError.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
 import { doctorSpec } from "./doctorSpec.js";
 
 export async function doctorCommand(args: readonly string[], deps: Deps): Promise<number> {

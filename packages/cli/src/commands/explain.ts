@@ -1,14 +1,14 @@
 import { PINS_LEDGER_STREAM } from "@toolledger/core";
-import { resolveDatabasePath } from "../databasePath.js";
 import { type Explanation, explainTool } from "../explainTool.js";
-import { type LoadedLog, loadLog } from "../loadLog.js";
-import { openStore } from "../openStore.js";
 import { type Output, shortTime } from "../output.js";
 import { CliError, usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { type LoadedLog, loadLog } from "../session/loadLog.js";
+import { openStore } from "../session/openStore.js";
 import { defaultRulesDocument } from "../view/rulesDocument.js";
 import { explainSpec } from "./explainSpec.js";
 

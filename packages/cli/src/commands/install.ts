@@ -6,7 +6,6 @@ import { parseConfig, workspaceFolder } from "../config/loadConfig.js";
 import { resolveDeferral } from "../config/resolveDeferral.js";
 import { configRedactor } from "../configRedactor.js";
 import { confirmChange, printDiff } from "../confirmChange.js";
-import { resolveDatabasePath } from "../databasePath.js";
 import { type GatewayCommand, gatewayCommand } from "../gatewayCommand.js";
 import { installOAuthNotes } from "../installOAuthNotes.js";
 import {
@@ -24,6 +23,7 @@ import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { readServerEntries } from "../rewriteServers.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
 import { unifiedDiff } from "../unifiedDiff.js";
 import { installSpec } from "./installSpec.js";
 

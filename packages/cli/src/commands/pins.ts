@@ -1,14 +1,14 @@
 import { COALESCE_AFTER, type PinRecord, type RecordStatus, recordStatus } from "@toolledger/core";
 import { whatAwaitingMeans } from "../awaitingApproval.js";
-import { resolveDatabasePath } from "../databasePath.js";
 import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
 import { shortTime } from "../output.js";
 import { loadLedger, serverPins } from "../pinsLedger.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { pinsSpec } from "./pinsSpec.js";
 
 export interface PinRow {

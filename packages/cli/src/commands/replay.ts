@@ -1,6 +1,5 @@
 import { initialState, type State } from "@toolledger/core";
 import { formatStep, stepWidth } from "../formatStep.js";
-import { loadLog } from "../loadLog.js";
 import { createOutput } from "../output.js";
 import { usageError } from "../program/cliError.js";
 import {
@@ -13,6 +12,7 @@ import {
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { replaySteps } from "../replaySteps.js";
+import { loadLog } from "../session/loadLog.js";
 import { formatStateSummary, summarizeState } from "../summarizeState.js";
 import { replaySpec } from "./replaySpec.js";
 

@@ -1,7 +1,6 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { Redactor } from "@toolledger/adapters-mcp";
 import { readMaintenanceLog, scrubStore } from "@toolledger/store-sqlite";
-import { requireSqliteFile, resolveDatabasePath } from "../databasePath.js";
 import { formatTable } from "../formatTable.js";
 import { shortTime } from "../output.js";
 import { CliError } from "../program/cliError.js";
@@ -10,6 +9,7 @@ import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { readSecretValue } from "../readSecretValue.js";
+import { requireSqliteFile, resolveDatabasePath } from "../session/databasePath.js";
 import { scrubSpec } from "./scrubSpec.js";
 
 /** Shorter values would rewrite ordinary text everywhere (the Redactor skips them too). */

@@ -10,10 +10,8 @@ import {
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
-import { resolveDatabasePath } from "../databasePath.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
-import { openStore } from "../openStore.js";
 import { CliError, usageError } from "../program/cliError.js";
 import {
   booleanOption,
@@ -26,6 +24,8 @@ import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { reportPins } from "../reportPins.js";
 import { resolvePinning } from "../resolvePinning.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { shellQuote } from "../shellQuote.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeScenarioDatabase } from "../../testing/goose/gooseScenario.js";
 import { importAll, readAllSessions, withStore } from "../../testing/goose/importForTest.js";
-import { foldEntries } from "../foldEntries.js";
-import { readSession } from "../readSession.js";
+import { foldEntries } from "../session/foldEntries.js";
+import { readSession } from "../session/readSession.js";
 import { SessionTimeline } from "./sessionTimeline.js";
 import { fromViewEntry, toViewEntries } from "./viewEntries.js";
 

@@ -1,6 +1,6 @@
 import { initialState, type State } from "@toolledger/core";
-import type { FoldedEntry } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
+import type { FoldedEntry } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
 import {
   type DescribeContext,
   describeEvent,

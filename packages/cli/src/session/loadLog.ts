@@ -1,9 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
+import type { Deps } from "../program/deps.js";
 import { resolveDatabasePath } from "./databasePath.js";
 import type { LogEntry } from "./logEntry.js";
 import { openStore } from "./openStore.js";
-import type { Deps } from "./program/deps.js";
 import { readJsonl } from "./readJsonl.js";
 import { readSession } from "./readSession.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { testDeps } from "../testing/testDeps.js";
+import { testDeps } from "../../testing/testDeps.js";
 import { requireExistingDatabase, resolveDatabasePath } from "./databasePath.js";
 
 describe("where the session database is", () => {

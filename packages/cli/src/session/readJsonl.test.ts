@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CliError } from "./program/cliError.js";
+import { CliError } from "../program/cliError.js";
 import { parseJsonl } from "./readJsonl.js";
 
 const added = {

@@ -13,7 +13,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, REPO, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
+import { cleanEnv, REPO, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
 
 // Issue 20, point 9: a database a user can only read (an archive, a shared folder, another
 // user's data) works with every reading command; a writing command says plainly that it

@@ -7,8 +7,8 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
+import { CliError } from "../program/cliError.js";
 import { newEventId } from "./newIds.js";
-import { CliError } from "./program/cliError.js";
 
 /**
  * How many times a decision is made again when the serving process appended in between. Each

@@ -1,11 +1,11 @@
 import type { SessionStore } from "@toolledger/core";
+import { CliError } from "../program/cliError.js";
+import { storeProblem } from "../program/toCliError.js";
 import {
   type DatabaseLocation,
   prepareDatabaseDirectory,
   requireExistingDatabase,
 } from "./databasePath.js";
-import { CliError } from "./program/cliError.js";
-import { storeProblem } from "./program/toCliError.js";
 
 /**
  * The one place the CLI picks a store: a `postgres://` location opens the PostgreSQL store,

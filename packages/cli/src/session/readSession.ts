@@ -4,9 +4,9 @@ import {
   readConversationLog,
   type SessionStore,
 } from "@toolledger/core";
+import { CliError } from "../program/cliError.js";
 import { numberConversationEntries } from "./conversationEntries.js";
 import type { LogEntry } from "./logEntry.js";
-import { CliError } from "./program/cliError.js";
 
 /**
  * Every event of a session, in fold order; a session with no events is a not-found error

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { createLogLineParser, decodeEvent } from "@toolledger/core";
-import { isRecord } from "./config/isRecord.js";
+import { isRecord } from "../config/isRecord.js";
+import { CliError } from "../program/cliError.js";
 import { conversationStreamOf, orderConversationEntries } from "./conversationEntries.js";
 import type { LogEntry } from "./logEntry.js";
-import { CliError } from "./program/cliError.js";
 
 export interface JsonlLog {
   file: string;

@@ -7,8 +7,8 @@ import {
   type ThrowawayCluster,
 } from "@toolledger/store-postgres/testing";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
 
 // C4 through the built `serve` on a real PostgreSQL server that goes away: every call a
 // client saw answered ends up in the log with its start and its finish, or `serve` says on

@@ -2,12 +2,12 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
 
 // C1: sessions written by the first release (one stream holding registry and conversation)
 // still open, replay, audit and export unchanged.
 
-const here = fileURLToPath(new URL("../testing/release-0.1/", import.meta.url));
+const here = fileURLToPath(new URL("../../testing/release-0.1/", import.meta.url));
 const fixture = (name: string) => readFileSync(join(here, name), "utf8");
 const SESSION = "20261130-170053-d0a128";
 

@@ -2,10 +2,10 @@ import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "nod
 import { join } from "node:path";
 import { withSql } from "@toolledger/store-postgres/vitest";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { describeEachStore, type TestDatabase } from "../testing/testDatabases.js";
-import { EXIT } from "./program/exitCodes.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { describeEachStore, type TestDatabase } from "../../testing/testDatabases.js";
+import { EXIT } from "../program/exitCodes.js";
 
 // Issue 25: a database a newer toolledger wrote (its schema version above this build's) is
 // refused by every command, reading or writing, with what to do, and is left as it was.

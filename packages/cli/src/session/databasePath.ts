@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isPostgresUrl, redactConnectionString } from "@toolledger/store-postgres/url";
-import { CliError } from "./program/cliError.js";
+import { CliError } from "../program/cliError.js";
 
 export const DB_ENV = "TOOLLEDGER_DB";
 export const DB_FILE_NAME = "sessions.db";

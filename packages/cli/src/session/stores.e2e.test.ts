@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { ExtensionConnection } from "@toolledger/adapters-mcp";
 import { describeWithPostgres, uniqueSchema } from "@toolledger/store-postgres/vitest";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
-import { describeEachStore } from "../testing/testDatabases.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
+import { describeEachStore } from "../../testing/testDatabases.js";
 
 // What only a server-backed store adds: moving sessions between stores, connection strings
 // in messages, and many gateway hosts writing to one database.
