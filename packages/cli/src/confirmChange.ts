@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { Output } from "./output.js";
+import type { Output } from "./output/output.js";
 import { CliError } from "./program/cliError.js";
 import type { Deps } from "./program/deps.js";
 

@@ -1,7 +1,7 @@
 import { describeOAuthChange } from "./oauthChange.js";
+import type { Style } from "./output/style.js";
 import { formatPinChange } from "./replay/pinChanges.js";
 import type { Change } from "./replaySteps.js";
-import type { Style } from "./style.js";
 
 const LIST_LIMIT = 6;
 

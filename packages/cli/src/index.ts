@@ -1,7 +1,7 @@
 export { loadConfig, parseConfig } from "./config/loadConfig.js";
 export type { LoadedConfig, ServerConfig } from "./config/serverConfig.js";
-export { type ContextTokens, contextTokens, TOKENIZER } from "./contextTokens.js";
 export { type Explanation, explainTool } from "./explainTool.js";
+export { type ContextTokens, contextTokens, TOKENIZER } from "./output/contextTokens.js";
 export { CliError } from "./program/cliError.js";
 export type { Deps, TextSink } from "./program/deps.js";
 export { EXIT, EXIT_CODE_TABLE, type ExitCode } from "./program/exitCodes.js";

@@ -1,6 +1,6 @@
 import type { HostClient } from "./hostClients.js";
+import { shellQuote } from "./output/shellQuote.js";
 import type { ServerEntry } from "./rewriteServers.js";
-import { shellQuote } from "./shellQuote.js";
 
 /** How each client signed in to remote servers before toolledger took them over. */
 const CLIENT_SIGN_IN: Record<HostClient["name"], string> = {

@@ -1,6 +1,6 @@
 import { loadServerSetup, type ServerSetupFlags } from "./loadServerSetup.js";
 import { oauthRuntimeFor } from "./oauthRuntimeFor.js";
-import type { Output } from "./output.js";
+import type { Output } from "./output/output.js";
 import type { Deps } from "./program/deps.js";
 import type { LoadedLog } from "./session/loadLog.js";
 import type { LogEntry } from "./session/logEntry.js";

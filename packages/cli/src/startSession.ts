@@ -11,7 +11,7 @@ import {
 } from "@toolledger/adapters-mcp";
 import { type DeferralConfig, type EventStore, nameToKey, type PinPolicy } from "@toolledger/core";
 import type { LoadedConfig } from "./config/serverConfig.js";
-import type { Output } from "./output.js";
+import type { Output } from "./output/output.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
 
 export interface StartedHost {

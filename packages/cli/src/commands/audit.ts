@@ -12,8 +12,9 @@ import {
   type StoredEvent,
 } from "@toolledger/core";
 import { auditPins, formatPinAudit } from "../auditPins.js";
-import { formatTable } from "../formatTable.js";
-import type { Output } from "../output.js";
+import { formatTable } from "../output/formatTable.js";
+import type { Output } from "../output/output.js";
+import { stillEnabledLabel } from "../output/stillEnabledLabel.js";
 import { usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
@@ -22,7 +23,6 @@ import { startCommand } from "../program/startCommand.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
 import { sessionNotFound } from "../session/readSession.js";
-import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { auditSpec } from "./auditSpec.js";
 import { markAuditedCalls } from "./markAuditedCalls.js";
 

@@ -1,6 +1,6 @@
 import { normalizeServerUrl, ServerAuthorizer } from "@toolledger/adapters-mcp";
 import { remoteServer, userTokenStore } from "../authTarget.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 import { usageError } from "../program/cliError.js";
 import { booleanOption, type ParsedArgs } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

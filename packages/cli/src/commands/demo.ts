@@ -11,11 +11,13 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
-import { cliInvocation } from "../cliInvocation.js";
-import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
 import { formatStep, stepWidth } from "../formatStep.js";
-import { formatTable } from "../formatTable.js";
-import type { Output } from "../output.js";
+import { cliInvocation } from "../output/cliInvocation.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../output/contextTokens.js";
+import { formatTable } from "../output/formatTable.js";
+import type { Output } from "../output/output.js";
+import { shellQuote } from "../output/shellQuote.js";
+import { stillEnabledLabel } from "../output/stillEnabledLabel.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
@@ -27,8 +29,6 @@ import { resolveDatabasePath } from "../session/databasePath.js";
 import { finalState } from "../session/foldEntries.js";
 import { openStore } from "../session/openStore.js";
 import { readSession } from "../session/readSession.js";
-import { shellQuote } from "../shellQuote.js";
-import { stillEnabledLabel } from "../stillEnabledLabel.js";
 import { demoSpec } from "./demoSpec.js";
 
 const TIMEOUT_MS = 15_000;

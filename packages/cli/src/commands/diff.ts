@@ -5,7 +5,9 @@ import {
   type PinRecord,
   recordStatus,
 } from "@toolledger/core";
-import { shortTime } from "../output.js";
+import { shortTime } from "../output/output.js";
+import { sideBySide } from "../output/sideBySide.js";
+import { unifiedDiff } from "../output/unifiedDiff.js";
 import { findRecord, loadLedger, serverPins } from "../pinsLedger.js";
 import { usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
@@ -15,8 +17,6 @@ import { startCommand } from "../program/startCommand.js";
 import { revealHidden } from "../revealHidden.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
-import { sideBySide } from "../sideBySide.js";
-import { unifiedDiff } from "../unifiedDiff.js";
 import { diffSpec } from "./pinsSpec.js";
 
 /** `toolledger diff <tool>`: the approved definition and the one awaiting approval (P2, P3). */

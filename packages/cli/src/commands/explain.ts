@@ -1,6 +1,6 @@
 import { PINS_LEDGER_STREAM } from "@toolledger/core";
 import { type Explanation, explainTool } from "../explainTool.js";
-import { type Output, shortTime } from "../output.js";
+import { type Output, shortTime } from "../output/output.js";
 import { CliError, usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

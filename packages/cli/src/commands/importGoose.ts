@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { formatTable } from "../formatTable.js";
 import { gooseDatabasePath } from "../goose/gooseDatabasePath.js";
 import { enableMatcher } from "../goose/gooseDeferral.js";
 import type { GooseSession } from "../goose/gooseSession.js";
@@ -18,7 +17,8 @@ import {
 } from "../goose/readGooseDatabase.js";
 import { GooseFileError, readGooseFile } from "../goose/readGooseFile.js";
 import { RequestLogError, readRequestLogs } from "../goose/readRequestLogs.js";
-import { shortTime } from "../output.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
 import { CliError, usageError } from "../program/cliError.js";
 import { booleanOption, type ParsedArgs, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

@@ -16,6 +16,7 @@ import {
   sha256,
 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
+import { unifiedDiff } from "../output/unifiedDiff.js";
 import { InstallRefused, planInstall } from "../planInstall.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
@@ -24,7 +25,6 @@ import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { readServerEntries } from "../rewriteServers.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
-import { unifiedDiff } from "../unifiedDiff.js";
 import { installSpec } from "./installSpec.js";
 
 // dist/commands/install.js (or src/commands/install.ts under test) → the package's dist/main.js.

@@ -1,7 +1,7 @@
 import { COALESCE_AFTER, type PinRecord, type RecordStatus, recordStatus } from "@toolledger/core";
 import { whatAwaitingMeans } from "../awaitingApproval.js";
-import { formatTable } from "../formatTable.js";
-import { shortTime } from "../output.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
 import { loadLedger, serverPins } from "../pinsLedger.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

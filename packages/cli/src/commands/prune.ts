@@ -1,6 +1,6 @@
 import { readWholeStream } from "@toolledger/core";
 import { pruneStore } from "@toolledger/store-sqlite";
-import { formatTable } from "../formatTable.js";
+import { formatTable } from "../output/formatTable.js";
 import { CliError, usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

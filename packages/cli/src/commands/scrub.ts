@@ -1,8 +1,8 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { Redactor } from "@toolledger/adapters-mcp";
 import { readMaintenanceLog, scrubStore } from "@toolledger/store-sqlite";
-import { formatTable } from "../formatTable.js";
-import { shortTime } from "../output.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

@@ -12,6 +12,7 @@ import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
+import { shellQuote } from "../output/shellQuote.js";
 import { CliError, usageError } from "../program/cliError.js";
 import {
   booleanOption,
@@ -26,7 +27,6 @@ import { reportPins } from "../reportPins.js";
 import { resolvePinning } from "../resolvePinning.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
-import { shellQuote } from "../shellQuote.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 

@@ -1,5 +1,5 @@
-import { formatTable } from "../formatTable.js";
-import { shortTime } from "../output.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";

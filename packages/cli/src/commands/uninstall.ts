@@ -5,13 +5,13 @@ import { confirmChange, printDiff } from "../confirmChange.js";
 import { GATEWAY_ENTRY_NAME } from "../hostClients.js";
 import { RECORD_FILE, readInstallRecord, replaceFile, sha256 } from "../installRecord.js";
 import { installTarget, readClientConfig } from "../installTarget.js";
+import { unifiedDiff } from "../output/unifiedDiff.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
 import { readServerEntries, rewriteServers } from "../rewriteServers.js";
-import { unifiedDiff } from "../unifiedDiff.js";
 import { uninstallSpec } from "./installSpec.js";
 
 export async function uninstallCommand(args: readonly string[], deps: Deps): Promise<number> {

@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { formatContextTokens } from "../contextTokens.js";
+import { formatContextTokens } from "../output/contextTokens.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";

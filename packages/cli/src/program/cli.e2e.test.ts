@@ -6,7 +6,7 @@ import { mcpClientScript } from "../../testing/mcpClientScript.js";
 import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
 import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "../../testing/spawnCli.js";
 import { describeEachStore } from "../../testing/testDatabases.js";
-import { shellQuote } from "../shellQuote.js";
+import { shellQuote } from "../output/shellQuote.js";
 
 // Every test spawns the built CLI (`pnpm build` first) as a user would.
 

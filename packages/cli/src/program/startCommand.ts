@@ -1,4 +1,4 @@
-import { createOutput, type Output } from "../output.js";
+import { createOutput, type Output } from "../output/output.js";
 import {
   booleanOption,
   type CommandSpec,

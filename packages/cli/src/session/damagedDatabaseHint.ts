@@ -1,5 +1,5 @@
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
-import { shellQuote } from "../shellQuote.js";
+import { shellQuote } from "../output/shellQuote.js";
 
 /**
  * What to do about a damaged SQLite file, naming only commands that work on it: the reading

@@ -1,5 +1,5 @@
 import { initialState } from "@toolledger/core";
-import { TOKENIZER } from "../contextTokens.js";
+import { TOKENIZER } from "../output/contextTokens.js";
 import { foldEntries } from "../session/foldEntries.js";
 import type { LogEntry } from "../session/logEntry.js";
 import { ContextTokenSeries } from "./contextTokenSeries.js";

@@ -1,6 +1,6 @@
 import { nameToKey } from "@toolledger/core";
+import { createStyle } from "../output/style.js";
 import { formatPinChange, pinChanges } from "../replay/pinChanges.js";
-import { createStyle } from "../style.js";
 import type { AnyEvent, EventDescription, Severity } from "./describeEvent.js";
 
 const plain = createStyle(false);

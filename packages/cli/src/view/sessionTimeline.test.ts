@@ -3,10 +3,10 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { longSession } from "../../testing/longSession.js";
 import { sampleLog } from "../../testing/sampleLog.js";
+import { summarizeState } from "../output/summarizeState.js";
 import { replaySteps } from "../replaySteps.js";
 import { foldEntries } from "../session/foldEntries.js";
 import type { LogEntry } from "../session/logEntry.js";
-import { summarizeState } from "../summarizeState.js";
 import { SessionTimeline } from "./sessionTimeline.js";
 import { fromViewEntry, toViewEntries } from "./viewEntries.js";
 

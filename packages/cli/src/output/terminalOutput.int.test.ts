@@ -2,10 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolledgerEvent } from "@toolledger/core";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { testDeps } from "../testing/testDeps.js";
-import { EXIT } from "./program/exitCodes.js";
-import { run } from "./program/run.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { run } from "../program/run.js";
 
 const ESC = String.fromCharCode(27);
 const stripAnsi = (text: string) =>

@@ -7,9 +7,9 @@ import {
   type State,
   staleExtensions,
 } from "@toolledger/core";
+import { extensionKeys, getExtension } from "../session/stateExtensions.js";
 import { formatTable } from "./formatTable.js";
 import { isWarning } from "./isWarning.js";
-import { extensionKeys, getExtension } from "./session/stateExtensions.js";
 import type { Style } from "./style.js";
 
 /** A registered tool with its class in the model view (D3/D4), as the CLI prints it. */

@@ -1,4 +1,4 @@
-import type { TextSink } from "./program/deps.js";
+import type { TextSink } from "../program/deps.js";
 
 /** Styling functions; identity functions when colour is off. */
 export interface Style {

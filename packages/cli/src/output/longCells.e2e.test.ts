@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, startServeHttp } from "../testing/startServe.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, startServeHttp } from "../../testing/startServe.js";
 import { MAX_CELL_WIDTH } from "./formatTable.js";
 
 // Issue 34, point 8: a table is padded to its widest cell, so one 1,000-character tool name

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { SERVERS } from "../testing/spawnCli.js";
-import { testDeps } from "../testing/testDeps.js";
-import { COMMANDS, run } from "./program/run.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { SERVERS } from "../../testing/spawnCli.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { COMMANDS, run } from "../program/run.js";
 
 // What a user reads: no warnings for normal events, each failure said once, help that
 // matches the commands.

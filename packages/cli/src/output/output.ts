@@ -1,4 +1,4 @@
-import type { Deps } from "./program/deps.js";
+import type { Deps } from "../program/deps.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 
 /** Data to stdout, messages to stderr, each with its own colour decision. */

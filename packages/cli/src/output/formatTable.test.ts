@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { topLevelHelp } from "../program/run.js";
 import { elide, formatTable, MAX_CELL_WIDTH } from "./formatTable.js";
-import { topLevelHelp } from "./program/run.js";
 import { colorEnabled, createStyle, visibleWidth } from "./style.js";
 
 describe("tables and colour", () => {
