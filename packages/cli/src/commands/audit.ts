@@ -11,10 +11,10 @@ import {
   readWholeStream,
   type StoredEvent,
 } from "@toolledger/core";
-import { auditPins, formatPinAudit } from "../auditPins.js";
 import { formatTable } from "../output/formatTable.js";
 import type { Output } from "../output/output.js";
 import { stillEnabledLabel } from "../output/stillEnabledLabel.js";
+import { auditPins, formatPinAudit } from "../pins/auditPins.js";
 import { usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

@@ -8,13 +8,13 @@ import {
 import { shortTime } from "../output/output.js";
 import { sideBySide } from "../output/sideBySide.js";
 import { unifiedDiff } from "../output/unifiedDiff.js";
-import { findRecord, loadLedger, serverPins } from "../pinsLedger.js";
+import { findRecord, loadLedger, serverPins } from "../pins/pinsLedger.js";
+import { revealHidden } from "../pins/revealHidden.js";
 import { usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { revealHidden } from "../revealHidden.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
 import { diffSpec } from "./pinsSpec.js";

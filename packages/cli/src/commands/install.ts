@@ -4,26 +4,26 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseConfig, workspaceFolder } from "../config/loadConfig.js";
 import { resolveDeferral } from "../config/resolveDeferral.js";
-import { configRedactor } from "../configRedactor.js";
-import { confirmChange, printDiff } from "../confirmChange.js";
-import { type GatewayCommand, gatewayCommand } from "../gatewayCommand.js";
-import { installOAuthNotes } from "../installOAuthNotes.js";
+import { configRedactor } from "../install/configRedactor.js";
+import { confirmChange, printDiff } from "../install/confirmChange.js";
+import { type GatewayCommand, gatewayCommand } from "../install/gatewayCommand.js";
+import { installOAuthNotes } from "../install/installOAuthNotes.js";
 import {
   type InstallRecord,
   RECORD_FILE,
   readInstallRecord,
   replaceFile,
   sha256,
-} from "../installRecord.js";
-import { installTarget, readClientConfig } from "../installTarget.js";
+} from "../install/installRecord.js";
+import { installTarget, readClientConfig } from "../install/installTarget.js";
+import { InstallRefused, planInstall } from "../install/planInstall.js";
+import { readServerEntries } from "../install/rewriteServers.js";
 import { unifiedDiff } from "../output/unifiedDiff.js";
-import { InstallRefused, planInstall } from "../planInstall.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { readServerEntries } from "../rewriteServers.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { installSpec } from "./installSpec.js";
 

@@ -1,8 +1,8 @@
 import { COALESCE_AFTER, type PinRecord, type RecordStatus, recordStatus } from "@toolledger/core";
-import { whatAwaitingMeans } from "../awaitingApproval.js";
 import { formatTable } from "../output/formatTable.js";
 import { shortTime } from "../output/output.js";
-import { loadLedger, serverPins } from "../pinsLedger.js";
+import { whatAwaitingMeans } from "../pins/awaitingApproval.js";
+import { loadLedger, serverPins } from "../pins/pinsLedger.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";

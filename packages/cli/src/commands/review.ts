@@ -1,5 +1,5 @@
 import { type DecidedItem, type PinRecord, recordStatus } from "@toolledger/core";
-import { appendToLedger, findRecord, reviewer, serverPins } from "../pinsLedger.js";
+import { appendToLedger, findRecord, reviewer, serverPins } from "../pins/pinsLedger.js";
 import { CliError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";

@@ -13,6 +13,8 @@ import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
 import { loadServerSetup } from "../loadServerSetup.js";
 import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { shellQuote } from "../output/shellQuote.js";
+import { reportPins } from "../pins/reportPins.js";
+import { resolvePinning } from "../pins/resolvePinning.js";
 import { CliError, usageError } from "../program/cliError.js";
 import {
   booleanOption,
@@ -23,8 +25,6 @@ import {
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { reportPins } from "../reportPins.js";
-import { resolvePinning } from "../resolvePinning.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
 import { type StartedHost, startHostInBackground } from "../startSession.js";

@@ -1,6 +1,6 @@
 import { canonicalJson, type State } from "@toolledger/core";
 import { sideBySide } from "../../output/sideBySide.js";
-import { revealHidden } from "../../revealHidden.js";
+import { revealHidden } from "../../pins/revealHidden.js";
 import type { AnyEvent } from "../describeEvent.js";
 import { h } from "./dom.js";
 

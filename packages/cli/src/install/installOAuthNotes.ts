@@ -1,5 +1,5 @@
+import { shellQuote } from "../output/shellQuote.js";
 import type { HostClient } from "./hostClients.js";
-import { shellQuote } from "./output/shellQuote.js";
 import type { ServerEntry } from "./rewriteServers.js";
 
 /** How each client signed in to remote servers before toolledger took them over. */

@@ -1,5 +1,5 @@
 import { isMap, type Node, parseDocument, stringify } from "yaml";
-import { blankJsonComments } from "./config/blankJsonComments.js";
+import { blankJsonComments } from "../config/blankJsonComments.js";
 
 /** One server entry of a host's config, as written there. */
 export interface ServerEntry {

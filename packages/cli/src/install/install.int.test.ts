@@ -1,12 +1,12 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO } from "../testing/spawnCli.js";
-import { testDeps } from "../testing/testDeps.js";
-import { parseConfig } from "./config/loadConfig.js";
+import { REPO } from "../../testing/spawnCli.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { parseConfig } from "../config/loadConfig.js";
+import { run } from "../program/run.js";
 import { type ClientName, findHostClient, GATEWAY_ENTRY_NAME } from "./hostClients.js";
 import { installDirectory, readInstallRecord } from "./installRecord.js";
-import { run } from "./program/run.js";
 import { readServerEntries } from "./rewriteServers.js";
 
 // install / uninstall on copies of each client's fixture config, through the CLI's run().

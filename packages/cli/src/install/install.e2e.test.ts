@@ -2,8 +2,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join } from "node:path";
 import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { startTestServer, type TestServer } from "../testing/startTestServer.js";
+import { REPO, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { startTestServer, type TestServer } from "../../testing/startTestServer.js";
 
 // The built CLI installs itself into a copy of Cursor's config; the entry it wrote is then
 // started the way Cursor starts a server, and a client sees the moved servers through it.

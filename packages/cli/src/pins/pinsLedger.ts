@@ -14,9 +14,9 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
-import { CliError } from "./program/cliError.js";
-import type { Deps } from "./program/deps.js";
-import { newEventId } from "./session/newIds.js";
+import { CliError } from "../program/cliError.js";
+import type { Deps } from "../program/deps.js";
+import { newEventId } from "../session/newIds.js";
 
 /** The pins ledger (P4) folded, and its version. */
 export async function loadLedger(store: EventStore): Promise<{ state: State; version: number }> {

@@ -2,11 +2,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
-import { connectSdkClient, type SdkClient } from "../testing/sdkClient.js";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
-import { describeEachStore } from "../testing/testDatabases.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { connectSdkClient, type SdkClient } from "../../testing/sdkClient.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
+import { describeEachStore } from "../../testing/testDatabases.js";
 
 // P1–P6 through the built `toolledger serve` with real MCP servers and the SDK's own client:
 // a rug pull is quarantined while the model keeps the approved definition, `approve` and

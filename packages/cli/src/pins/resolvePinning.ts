@@ -1,6 +1,6 @@
 import { nameToKey, type PinPolicy, PinPolicySchema } from "@toolledger/core";
-import type { LoadedConfig } from "./config/serverConfig.js";
-import { usageError } from "./program/cliError.js";
+import type { LoadedConfig } from "../config/serverConfig.js";
+import { usageError } from "../program/cliError.js";
 
 const POLICIES = PinPolicySchema.options;
 

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectSdkClient, type SdkClient } from "../testing/sdkClient.js";
-import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
+import { connectSdkClient, type SdkClient } from "../../testing/sdkClient.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
 
 // P3 must not cry wolf: real servers' definitions, published on npm and listed offline with
 // dummy credentials (over a hundred tools, with prompts, resources, templates and

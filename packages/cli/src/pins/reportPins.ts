@@ -1,7 +1,7 @@
 import type { ToolledgerHost } from "@toolledger/adapters-mcp";
 import { activePins } from "@toolledger/core";
+import type { Output } from "../output/output.js";
 import { whatAwaitingMeans } from "./awaitingApproval.js";
-import type { Output } from "./output/output.js";
 
 const LIMIT = 4;
 

@@ -1,5 +1,5 @@
 import { type ExtensionConfig, Redactor } from "@toolledger/adapters-mcp";
-import { isRecord } from "./config/isRecord.js";
+import { isRecord } from "../config/isRecord.js";
 import { readServerEntries, type ServersFormat } from "./rewriteServers.js";
 
 /**

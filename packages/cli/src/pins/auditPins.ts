@@ -1,7 +1,7 @@
 import { type EventStore, PINS_LEDGER_STREAM, readWholeStream } from "@toolledger/core";
-import { formatTable } from "./output/formatTable.js";
-import type { Output } from "./output/output.js";
-import { shortTime } from "./output/output.js";
+import { formatTable } from "../output/formatTable.js";
+import type { Output } from "../output/output.js";
+import { shortTime } from "../output/output.js";
 
 /** One pinning decision of the ledger (P2–P6): what happened to which definition, and who. */
 export interface PinAuditRecord {

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
-import type { Output } from "./output/output.js";
-import { CliError } from "./program/cliError.js";
-import type { Deps } from "./program/deps.js";
+import type { Output } from "../output/output.js";
+import { CliError } from "../program/cliError.js";
+import type { Deps } from "../program/deps.js";
 
 /** A unified diff on stdout, coloured on a terminal. */
 export function printDiff(o: Output, diff: string): void {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { CliError, usageError } from "../program/cliError.js";
+import { type ParsedArgs, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
 import { findHostClient, HOST_CLIENTS, type HostClient } from "./hostClients.js";
 import { installDirectory } from "./installRecord.js";
-import { CliError, usageError } from "./program/cliError.js";
-import { type ParsedArgs, stringOption } from "./program/commandSpec.js";
-import type { Deps } from "./program/deps.js";
 
 export interface InstallTarget {
   client: HostClient;
