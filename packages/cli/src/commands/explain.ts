@@ -24,7 +24,7 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
   let log: LoadedLog;
   if (config !== undefined) {
     // Loaded on demand: only --config needs the MCP adapters.
-    const { liveLog } = await import("../liveLog.js");
+    const { liveLog } = await import("../serve/liveLog.js");
     log = await liveLog(
       {
         config,

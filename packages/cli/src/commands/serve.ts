@@ -10,8 +10,6 @@ import {
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
-import { loadServerSetup } from "../loadServerSetup.js";
-import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { shellQuote } from "../output/shellQuote.js";
 import { reportPins } from "../pins/reportPins.js";
 import { resolvePinning } from "../pins/resolvePinning.js";
@@ -25,9 +23,11 @@ import {
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
+import { loadServerSetup } from "../serve/loadServerSetup.js";
+import { oauthRuntimeFor } from "../serve/oauthRuntimeFor.js";
+import { type StartedHost, startHostInBackground } from "../serve/startSession.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
-import { type StartedHost, startHostInBackground } from "../startSession.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
 
 /** L1: `--call-durability`, else the config file's `call_durability`, else write-ahead. */

@@ -5,8 +5,6 @@ import {
   listTools,
   nameToKey,
 } from "@toolledger/core";
-import { loadServerSetup } from "../loadServerSetup.js";
-import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../output/contextTokens.js";
 import { formatTable } from "../output/formatTable.js";
 import { isWarning } from "../output/isWarning.js";
@@ -16,7 +14,9 @@ import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { startSession } from "../startSession.js";
+import { loadServerSetup } from "../serve/loadServerSetup.js";
+import { oauthRuntimeFor } from "../serve/oauthRuntimeFor.js";
+import { startSession } from "../serve/startSession.js";
 import { toolsSpec } from "./toolsSpec.js";
 
 export async function toolsCommand(args: readonly string[], deps: Deps): Promise<number> {

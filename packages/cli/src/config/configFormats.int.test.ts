@@ -6,7 +6,7 @@ import { REPO, SERVERS } from "../../testing/spawnCli.js";
 import { startTestServer, type TestServer } from "../../testing/startTestServer.js";
 import { testDeps } from "../../testing/testDeps.js";
 import { createOutput } from "../output/output.js";
-import { startSession } from "../startSession.js";
+import { startSession } from "../serve/startSession.js";
 import { loadConfig } from "./loadConfig.js";
 import { resolveDeferral } from "./resolveDeferral.js";
 

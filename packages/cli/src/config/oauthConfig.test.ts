@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { CliError } from "../program/cliError.js";
-import { toExtensionConfig } from "../toExtensionConfig.js";
+import { toExtensionConfig } from "../serve/toExtensionConfig.js";
 import { parseConfig } from "./loadConfig.js";
 
 // A1: a server's `oauth` object, the same names and effect in every config format.

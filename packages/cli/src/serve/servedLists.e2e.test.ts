@@ -8,9 +8,9 @@ import {
   sdkClientOverHttp,
   serveOverStdio,
   shippedServer,
-} from "../testing/sdkServeClient.js";
-import { runCli, tempDir } from "../testing/spawnCli.js";
-import { startServeHttp } from "../testing/startServe.js";
+} from "../../testing/sdkServeClient.js";
+import { runCli, tempDir } from "../../testing/spawnCli.js";
+import { startServeHttp } from "../../testing/startServe.js";
 
 // Issue 34.1 (V3): no message the gateway writes exceeds what clients read. The SDK's stdio
 // client stops at 10 MiB a message and then closes the connection: every served list is paged

@@ -1,10 +1,10 @@
+import type { Output } from "../output/output.js";
+import type { Deps } from "../program/deps.js";
+import type { LoadedLog } from "../session/loadLog.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { readSessionEntries } from "../session/readSession.js";
 import { loadServerSetup, type ServerSetupFlags } from "./loadServerSetup.js";
 import { oauthRuntimeFor } from "./oauthRuntimeFor.js";
-import type { Output } from "./output/output.js";
-import type { Deps } from "./program/deps.js";
-import type { LoadedLog } from "./session/loadLog.js";
-import type { LogEntry } from "./session/logEntry.js";
-import { readSessionEntries } from "./session/readSession.js";
 import { startSession } from "./startSession.js";
 
 /** Connects to the servers of a config file in memory and returns the log of that short session. */

@@ -1,9 +1,9 @@
 import type { DeferralConfig } from "@toolledger/core";
-import { CONFIG_ENV, loadConfig, resolveConfigPath } from "./config/loadConfig.js";
-import { resolveDeferral } from "./config/resolveDeferral.js";
-import type { LoadedConfig } from "./config/serverConfig.js";
-import { createOutput } from "./output/output.js";
-import type { Deps } from "./program/deps.js";
+import { CONFIG_ENV, loadConfig, resolveConfigPath } from "../config/loadConfig.js";
+import { resolveDeferral } from "../config/resolveDeferral.js";
+import type { LoadedConfig } from "../config/serverConfig.js";
+import { createOutput } from "../output/output.js";
+import type { Deps } from "../program/deps.js";
 
 export interface ServerSetupFlags {
   config: string | undefined;

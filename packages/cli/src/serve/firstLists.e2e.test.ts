@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { resultText, serveOverStdio, shippedServer } from "../testing/sdkServeClient.js";
-import { tempDir } from "../testing/spawnCli.js";
+import { resultText, serveOverStdio, shippedServer } from "../../testing/sdkServeClient.js";
+import { tempDir } from "../../testing/spawnCli.js";
 
 // Issue 34.2, 34.3 and 34.5 (G1, issue 20's startup grace): the first lists wait for the
 // servers that can still come, and no longer than that; a call of a tool of a server that is

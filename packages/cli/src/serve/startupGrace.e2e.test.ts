@@ -10,10 +10,10 @@ import {
   sdkClientOverHttp,
   serveOverStdio,
   shippedServer,
-} from "../testing/sdkServeClient.js";
-import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
-import { startServeHttp } from "../testing/startServe.js";
-import { EXIT } from "./program/exitCodes.js";
+} from "../../testing/sdkServeClient.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
+import { startServeHttp } from "../../testing/startServe.js";
+import { EXIT } from "../program/exitCodes.js";
 
 // Issue 20.2: `initialize` is answered at once, and the first tools/list waits for servers
 // still starting, each up to its startup grace; only those past it are left out, to join

@@ -1,9 +1,9 @@
 import { type HttpExtensionConfig, OAuthTokenStore } from "@toolledger/adapters-mcp";
 import { nameToKey } from "@toolledger/core";
-import { loadConfig, resolveConfigPath } from "./config/loadConfig.js";
-import { CliError } from "./program/cliError.js";
-import { type ParsedArgs, stringOption } from "./program/commandSpec.js";
-import type { Deps } from "./program/deps.js";
+import { loadConfig, resolveConfigPath } from "../config/loadConfig.js";
+import { CliError } from "../program/cliError.js";
+import { type ParsedArgs, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
 
 /** The user's OAuth token store (A2). */

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { sdkClientOverHttp } from "../testing/sdkServeClient.js";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, startServeHttp } from "../testing/startServe.js";
-import { describeEachStore } from "../testing/testDatabases.js";
+import { sdkClientOverHttp } from "../../testing/sdkServeClient.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, startServeHttp } from "../../testing/startServe.js";
+import { describeEachStore } from "../../testing/testDatabases.js";
 
 // L2 through the built `serve`: a client calls an enabled tool in a loop while `toolledger
 // clear` runs again and again from other processes. Whatever the interleaving, the stored

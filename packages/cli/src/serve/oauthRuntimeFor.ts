@@ -4,9 +4,9 @@ import {
   OAuthTokenStore,
   openBrowser,
 } from "@toolledger/adapters-mcp";
-import type { Output } from "./output/output.js";
-import { shellQuote } from "./output/shellQuote.js";
-import type { Deps } from "./program/deps.js";
+import type { Output } from "../output/output.js";
+import { shellQuote } from "../output/shellQuote.js";
+import type { Deps } from "../program/deps.js";
 
 /**
  * A1–A4: how a command's gateway authorizes remote servers: tokens in the user's store

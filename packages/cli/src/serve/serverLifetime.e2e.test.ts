@@ -2,9 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { RawMcpProcess } from "../testing/rawMcpProcess.js";
-import { CLI, cleanEnv, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually } from "../testing/startServe.js";
+import { RawMcpProcess } from "../../testing/rawMcpProcess.js";
+import { CLI, cleanEnv, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually } from "../../testing/startServe.js";
 
 // Issue 20, point 9: `pnpm test` left a server-everything running. It outlives a closed stdin
 // for seconds, and for good once its pipes are gone, so a gateway that exits while it is still

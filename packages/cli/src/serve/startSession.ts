@@ -10,8 +10,8 @@ import {
   type ToolledgerSession,
 } from "@toolledger/adapters-mcp";
 import { type DeferralConfig, type EventStore, nameToKey, type PinPolicy } from "@toolledger/core";
-import type { LoadedConfig } from "./config/serverConfig.js";
-import type { Output } from "./output/output.js";
+import type { LoadedConfig } from "../config/serverConfig.js";
+import type { Output } from "../output/output.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
 
 export interface StartedHost {

@@ -9,8 +9,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { SqliteEventStore } from "@toolledger/store-sqlite";
 import { describe, expect, test } from "vitest";
-import { resultText, serveOverStdio, shippedServer } from "../testing/sdkServeClient.js";
-import { CLI, cleanEnv, tempDir } from "../testing/spawnCli.js";
+import { resultText, serveOverStdio, shippedServer } from "../../testing/sdkServeClient.js";
+import { CLI, cleanEnv, tempDir } from "../../testing/spawnCli.js";
 
 // Issue 20 (bench 5a): over stdio, `serve` answers a plain tools/call straight from its
 // transport and sends its own requests straight over each server's transport, beside the

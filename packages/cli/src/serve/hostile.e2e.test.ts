@@ -3,14 +3,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findLeaks } from "@toolledger/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
-import { RawMcpProcess } from "../testing/rawMcpProcess.js";
+import { RawMcpProcess } from "../../testing/rawMcpProcess.js";
 import {
   type ClientOutput,
   type ClientStep,
   scriptedClientScript,
   withStderrTo,
-} from "../testing/scriptedClientScript.js";
-import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "../testing/spawnCli.js";
+} from "../../testing/scriptedClientScript.js";
+import { CLI, cleanEnv, runCli, runNode, SERVERS, tempDir } from "../../testing/spawnCli.js";
 
 // Hostile servers and inputs (issue 10), each through the built CLI as a user runs it.
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, startServeHttp } from "../testing/startServe.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, startServeHttp } from "../../testing/startServe.js";
 
 // L1: how calls are recorded is the user's choice, by flag or config key, and `serve` says which.
 

@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
-import { describeEachStore } from "../testing/testDatabases.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
+import { describeEachStore } from "../../testing/testDatabases.js";
 
 // C1–C3 through the real gateway process: two clients over streamable HTTP are two
 // conversations, and `toolledger clear` from another process reaches one of them.

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
-import { serveOverStdio, shippedServer } from "../testing/sdkServeClient.js";
-import { runCli, tempDir } from "../testing/spawnCli.js";
-import { EXIT } from "./program/exitCodes.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { serveOverStdio, shippedServer } from "../../testing/sdkServeClient.js";
+import { runCli, tempDir } from "../../testing/spawnCli.js";
+import { EXIT } from "../program/exitCodes.js";
 
 // Issue 20.4: a server still starting when `serve` stops leaves a trace of where it was, and
 // replay, explain and the view say why its tools were missing.

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
 import { describe, expect, test } from "vitest";
-import { CLI, cleanEnv, SERVERS } from "../testing/spawnCli.js";
+import { CLI, cleanEnv, SERVERS } from "../../testing/spawnCli.js";
 
 // `toolledger serve` over stdio with servers that are slow, hung or flaky, and a real MCP
 // client (the SDK's, through the adapters) that lists tools as a host does.

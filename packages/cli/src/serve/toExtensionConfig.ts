@@ -1,6 +1,6 @@
 import type { ExtensionConfig } from "@toolledger/adapters-mcp";
-import { TOKEN_ENV } from "./commands/serveSpec.js";
-import type { ServerConfig } from "./config/serverConfig.js";
+import { TOKEN_ENV } from "../commands/serveSpec.js";
+import type { ServerConfig } from "../config/serverConfig.js";
 
 /**
  * The adapter's connection config for a server from a config file; null for the kinds that

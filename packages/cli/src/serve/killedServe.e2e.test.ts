@@ -8,13 +8,13 @@ import {
   type ThrowawayCluster,
 } from "@toolledger/store-postgres/testing";
 import { describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
-import { type SdkClientOfServe, sdkClientOverHttp } from "../testing/sdkServeClient.js";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../testing/startServe.js";
-import { describeEachStore } from "../testing/testDatabases.js";
-import { resolveDatabasePath } from "./session/databasePath.js";
-import { openStore } from "./session/openStore.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { type SdkClientOfServe, sdkClientOverHttp } from "../../testing/sdkServeClient.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
+import { describeEachStore } from "../../testing/testDatabases.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 
 // L1 and L3 through the built `serve`, killed with SIGKILL at random points while clients call
 // a server that writes down every call it runs: every call the upstream ran, and every call a

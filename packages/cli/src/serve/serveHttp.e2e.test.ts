@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { postInitialize } from "@toolledger/core/testing";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, runCli, SERVERS, tempDir } from "../testing/spawnCli.js";
-import { startServeHttp } from "../testing/startServe.js";
+import { cleanEnv, runCli, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { startServeHttp } from "../../testing/startServe.js";
 
 // `serve --http` exposed beyond loopback: real HTTP requests against the built CLI.
 const TOKEN = "e2e-token-0123456789abcdef-xyz";

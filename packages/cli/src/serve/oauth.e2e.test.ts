@@ -11,9 +11,9 @@ import {
   type ClientStep,
   scriptedClientScript,
   withStderrTo,
-} from "../testing/scriptedClientScript.js";
-import { CLI, cleanEnv, REPO, runCli, runNode, tempDir } from "../testing/spawnCli.js";
-import { type OAuthServer, startOAuthServer } from "../testing/startOAuthServer.js";
+} from "../../testing/scriptedClientScript.js";
+import { CLI, cleanEnv, REPO, runCli, runNode, tempDir } from "../../testing/spawnCli.js";
+import { type OAuthServer, startOAuthServer } from "../../testing/startOAuthServer.js";
 
 const HEADLESS = join(REPO, "packages", "cli", "testing", "headlessBrowser.mjs");
 const servers: OAuthServer[] = [];

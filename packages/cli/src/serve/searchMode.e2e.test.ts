@@ -7,9 +7,9 @@ import {
   type SdkClientOfServe,
   sdkClientOverHttp,
   serveOverStdio,
-} from "../testing/sdkServeClient.js";
-import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
-import { startServeHttp } from "../testing/startServe.js";
+} from "../../testing/sdkServeClient.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
+import { startServeHttp } from "../../testing/startServe.js";
 
 // Issue 24 (S1/S2) through the built `toolledger serve` and the MCP SDK's own client, with
 // two published servers from npm (server-everything, server-memory): search mode serves

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { publishedServer, serveOverStdio, shippedServer } from "../testing/sdkServeClient.js";
-import { runCli, tempDir } from "../testing/spawnCli.js";
+import { publishedServer, serveOverStdio, shippedServer } from "../../testing/sdkServeClient.js";
+import { runCli, tempDir } from "../../testing/spawnCli.js";
 
 // Issue 20.3 (R11): each server is listed once at startup, counted by the tools/list
 // requests it receives; one server's list change refetches that server only.

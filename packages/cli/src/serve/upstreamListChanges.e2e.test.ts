@@ -6,8 +6,8 @@ import {
   type SdkClientOfServe,
   serveOverStdio,
   shippedServer,
-} from "../testing/sdkServeClient.js";
-import { runCli, tempDir } from "../testing/spawnCli.js";
+} from "../../testing/sdkServeClient.js";
+import { runCli, tempDir } from "../../testing/spawnCli.js";
 
 // Issue 20.1 (R11): an upstream tools/list_changed reaches the client of the built `serve`,
 // with the MCP SDK's own client, eager and under lookup deferral, through a storm too.

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CONFORMANCE_VERSION = "0.1.10";
 const here = dirname(fileURLToPath(import.meta.url));
-const HOST = join(here, "..", "testing", "conformanceHost.mjs");
-const require = createRequire(join(here, "..", "..", "adapters-mcp", "package.json"));
+const HOST = join(here, "..", "..", "testing", "conformanceHost.mjs");
+const require = createRequire(join(here, "..", "..", "..", "adapters-mcp", "package.json"));
 const suite = require.resolve("@modelcontextprotocol/conformance/dist/index.js");
 const suiteVersion = (
   JSON.parse(readFileSync(join(dirname(suite), "..", "package.json"), "utf8")) as {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { parseConfig } from "./config/loadConfig.js";
+import { parseConfig } from "../config/loadConfig.js";
 import { toExtensionConfig } from "./toExtensionConfig.js";
 
 const ctx = { env: {}, home: "/h", cwd: "/c" };
