@@ -1,12 +1,12 @@
 export { loadConfig, parseConfig } from "./config/loadConfig.js";
 export type { LoadedConfig, ServerConfig } from "./config/serverConfig.js";
-export { type Explanation, explainTool } from "./explainTool.js";
+export { type Explanation, explainTool } from "./explain/explainTool.js";
 export { type ContextTokens, contextTokens, TOKENIZER } from "./output/contextTokens.js";
 export { CliError } from "./program/cliError.js";
 export type { Deps, TextSink } from "./program/deps.js";
 export { EXIT, EXIT_CODE_TABLE, type ExitCode } from "./program/exitCodes.js";
 export { COMMANDS, run } from "./program/run.js";
-export { type ReplayStep, replaySteps } from "./replaySteps.js";
+export { type ReplayStep, replaySteps } from "./replay/replaySteps.js";
 export type { LogEntry } from "./session/logEntry.js";
 export { buildViewData, type ViewDataOptions } from "./view/buildViewData.js";
 export { renderViewHtml } from "./view/renderViewHtml.js";

@@ -11,7 +11,6 @@ import {
   type ToolledgerHost,
 } from "@toolledger/adapters-mcp";
 import { ENABLE_TOOLS_NAME, listTools } from "@toolledger/core";
-import { formatStep, stepWidth } from "../formatStep.js";
 import { cliInvocation } from "../output/cliInvocation.js";
 import { contextTokens, formatContextTokens, TOKENIZER } from "../output/contextTokens.js";
 import { formatTable } from "../output/formatTable.js";
@@ -23,7 +22,8 @@ import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { replaySteps } from "../replaySteps.js";
+import { formatStep, stepWidth } from "../replay/formatStep.js";
+import { replaySteps } from "../replay/replaySteps.js";
 import { appendToConversation } from "../session/appendToConversation.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { finalState } from "../session/foldEntries.js";

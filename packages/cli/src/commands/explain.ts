@@ -1,5 +1,5 @@
 import { PINS_LEDGER_STREAM } from "@toolledger/core";
-import { type Explanation, explainTool } from "../explainTool.js";
+import { type Explanation, explainTool } from "../explain/explainTool.js";
 import { type Output, shortTime } from "../output/output.js";
 import { CliError, usageError } from "../program/cliError.js";
 import { booleanOption, stringOption } from "../program/commandSpec.js";

@@ -1,5 +1,5 @@
 import type { CallAuditRecord, EventStore } from "@toolledger/core";
-import { markedCalls } from "../callRegistryMark.js";
+import { markedCalls } from "../explain/callRegistryMark.js";
 import { readSessionEntries } from "../session/readSession.js";
 
 /**

@@ -1,5 +1,4 @@
 import { initialState, type State } from "@toolledger/core";
-import { formatStep, stepWidth } from "../formatStep.js";
 import { createOutput } from "../output/output.js";
 import { formatStateSummary, summarizeState } from "../output/summarizeState.js";
 import { usageError } from "../program/cliError.js";
@@ -12,7 +11,8 @@ import {
 } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
-import { replaySteps } from "../replaySteps.js";
+import { formatStep, stepWidth } from "../replay/formatStep.js";
+import { replaySteps } from "../replay/replaySteps.js";
 import { loadLog } from "../session/loadLog.js";
 import { replaySpec } from "./replaySpec.js";
 

@@ -8,8 +8,8 @@ import { booleanOption, stringOption } from "../program/commandSpec.js";
 import type { Deps } from "../program/deps.js";
 import { EXIT } from "../program/exitCodes.js";
 import { startCommand } from "../program/startCommand.js";
-import { readSecretValue } from "../readSecretValue.js";
 import { requireSqliteFile, resolveDatabasePath } from "../session/databasePath.js";
+import { readSecretValue } from "./readSecretValue.js";
 import { scrubSpec } from "./scrubSpec.js";
 
 /** Shorter values would rewrite ordinary text everywhere (the Redactor skips them too). */

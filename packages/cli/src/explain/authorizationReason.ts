@@ -1,5 +1,5 @@
 import { nameToKey } from "@toolledger/core";
-import { describeOAuthChange, isOAuthEvent, oauthChange } from "../oauthChange.js";
+import { describeOAuthChange, isOAuthEvent, oauthChange } from "../replay/oauthChange.js";
 import type { LogEntry } from "../session/logEntry.js";
 import type { Reason } from "./explanation.js";
 

@@ -1,5 +1,5 @@
 import type { State } from "@toolledger/core";
-import { callRegistryMark } from "../callRegistryMark.js";
+import { callRegistryMark } from "../explain/callRegistryMark.js";
 import type { EventDescription } from "./describeEvent.js";
 
 type AnyEvent = { type: string } & Record<string, unknown>;

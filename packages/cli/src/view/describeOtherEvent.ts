@@ -1,5 +1,5 @@
 import { getExtension, nameToKey, type State, type ToolledgerEvent } from "@toolledger/core";
-import { describeOAuthChange, oauthChange } from "../oauthChange.js";
+import { describeOAuthChange, oauthChange } from "../replay/oauthChange.js";
 import type { AnyEvent, DescribeContext, EventDescription, Severity } from "./describeEvent.js";
 import { describeSearch } from "./describeSearch.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { longSession } from "../../testing/longSession.js";
 import { sampleLog } from "../../testing/sampleLog.js";
 import { summarizeState } from "../output/summarizeState.js";
-import { replaySteps } from "../replaySteps.js";
+import { replaySteps } from "../replay/replaySteps.js";
 import { foldEntries } from "../session/foldEntries.js";
 import type { LogEntry } from "../session/logEntry.js";
 import { SessionTimeline } from "./sessionTimeline.js";

@@ -1,5 +1,5 @@
-import { CliError } from "./program/cliError.js";
-import type { Deps } from "./program/deps.js";
+import { CliError } from "../program/cliError.js";
+import type { Deps } from "../program/deps.js";
 
 /**
  * A secret value for a command, never from argv (process lists show it): from the named

@@ -1,6 +1,6 @@
 import { classifyTool, evolve, getExtension, initialState, type State } from "@toolledger/core";
-import type { Position } from "./explain/explanation.js";
-import type { LogEntry } from "./session/logEntry.js";
+import type { LogEntry } from "../session/logEntry.js";
+import type { Position } from "./explanation.js";
 
 /**
  * Where a call's tool stood in the registry when the call started: `deferred` (D9: deferred

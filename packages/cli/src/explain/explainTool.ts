@@ -1,18 +1,18 @@
 import { ENABLE_TOOLS_NAME, resolveTool, SEARCH_TOOLS_NAME } from "@toolledger/core";
-import { authorizationReason } from "./explain/authorizationReason.js";
-import { callHistory, callsReason } from "./explain/callHistory.js";
-import { deferredCallsReason } from "./explain/callsWhileDeferred.js";
-import { explainCallsWhileUnknown } from "./explain/callsWhileUnknown.js";
-import { tasksReason } from "./explain/callTasks.js";
-import { explainEnableTools } from "./explain/explainEnableTools.js";
-import { explainRegisteredTool } from "./explain/explainRegisteredTool.js";
-import { explainSearchTools } from "./explain/explainSearchTools.js";
-import { explainUnregisteredTool } from "./explain/explainUnregisteredTool.js";
-import type { Explanation, Reason } from "./explain/explanation.js";
-import { searchesReason } from "./explain/searchesOfTool.js";
-import { collectFacts } from "./explain/toolFacts.js";
-import { finalState } from "./session/foldEntries.js";
-import type { LogEntry } from "./session/logEntry.js";
+import { finalState } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { authorizationReason } from "./authorizationReason.js";
+import { callHistory, callsReason } from "./callHistory.js";
+import { deferredCallsReason } from "./callsWhileDeferred.js";
+import { explainCallsWhileUnknown } from "./callsWhileUnknown.js";
+import { tasksReason } from "./callTasks.js";
+import { explainEnableTools } from "./explainEnableTools.js";
+import { explainRegisteredTool } from "./explainRegisteredTool.js";
+import { explainSearchTools } from "./explainSearchTools.js";
+import { explainUnregisteredTool } from "./explainUnregisteredTool.js";
+import type { Explanation, Reason } from "./explanation.js";
+import { searchesReason } from "./searchesOfTool.js";
+import { collectFacts } from "./toolFacts.js";
 
 export type {
   CallHistoryEntry,
@@ -20,7 +20,7 @@ export type {
   Position,
   Reason,
   ToolStatus,
-} from "./explain/explanation.js";
+} from "./explanation.js";
 
 /**
  * Why `name` is what it is at the end of `entries` (visible, hidden, app-only, deferred,

@@ -3,10 +3,10 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:f
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { CLI, cleanEnv, REPO, runCli, runNode, SERVERS, tempDir } from "../testing/spawnCli.js";
-import type { DoctorFinding } from "./doctor/doctorFinding.js";
-import { EXIT } from "./program/exitCodes.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { CLI, cleanEnv, REPO, runCli, runNode, SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { EXIT } from "../program/exitCodes.js";
+import type { DoctorFinding } from "./doctorFinding.js";
 
 // Issue 25: `toolledger doctor` checks what users get wrong, through the built command, with
 // real MCP servers, a real SQLite file, and host configs in a temporary home.

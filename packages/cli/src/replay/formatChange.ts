@@ -1,6 +1,6 @@
+import type { Style } from "../output/style.js";
 import { describeOAuthChange } from "./oauthChange.js";
-import type { Style } from "./output/style.js";
-import { formatPinChange } from "./replay/pinChanges.js";
+import { formatPinChange } from "./pinChanges.js";
 import type { Change } from "./replaySteps.js";
 
 const LIST_LIMIT = 6;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { sampleLog } from "../testing/sampleLog.js";
+import { sampleLog } from "../../testing/sampleLog.js";
 import { explainTool } from "./explainTool.js";
 
 const { entries } = sampleLog();

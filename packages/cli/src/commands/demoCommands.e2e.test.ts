@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CLI, cleanEnv, REPO, runCli, tempDir } from "../testing/spawnCli.js";
+import { CLI, cleanEnv, REPO, runCli, tempDir } from "../../testing/spawnCli.js";
 
 // After the quick start, every command the demo prints must run exactly as printed.
 function runPrinted(line: string, cwd: string, env: Record<string, string>) {

@@ -2,10 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PassThrough } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { sampleLog, toJsonl } from "../testing/sampleLog.js";
-import { testDeps } from "../testing/testDeps.js";
-import { EXIT } from "./program/exitCodes.js";
-import { run } from "./program/run.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { run } from "../program/run.js";
 
 /** Commands called as functions against a real SQLite file in a temp directory. */
 function setup() {

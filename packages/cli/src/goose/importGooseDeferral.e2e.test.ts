@@ -2,11 +2,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../testing/chromium.js";
-import { GooseDatabase } from "../testing/goose/gooseDatabase.js";
-import { call, dispatchError, toolResponse, userText } from "../testing/goose/gooseMessages.js";
-import { SCENARIO_EXTENSIONS, writeScenarioDatabase } from "../testing/goose/gooseScenario.js";
-import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { GooseDatabase } from "../../testing/goose/gooseDatabase.js";
+import { call, dispatchError, toolResponse, userText } from "../../testing/goose/gooseMessages.js";
+import { SCENARIO_EXTENSIONS, writeScenarioDatabase } from "../../testing/goose/gooseScenario.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
 
 /**
  * Issue 26, the rest of "then everything works on it": what deferral would have saved in a

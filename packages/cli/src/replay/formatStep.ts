@@ -1,5 +1,5 @@
+import type { Output } from "../output/output.js";
 import { formatChange } from "./formatChange.js";
-import type { Output } from "./output/output.js";
 import type { ReplayStep } from "./replaySteps.js";
 
 /** One replay step: position, type, then one line per change, aligned under each other. */

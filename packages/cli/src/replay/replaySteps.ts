@@ -1,11 +1,11 @@
 import { initialState, type State, type ToolledgerEvent } from "@toolledger/core";
-import type { Change } from "./replay/change.js";
-import { diffStates } from "./replay/diffStates.js";
-import { withRenames } from "./replay/withRenames.js";
-import { foldEntries } from "./session/foldEntries.js";
-import type { LogEntry } from "./session/logEntry.js";
+import { foldEntries } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
+import type { Change } from "./change.js";
+import { diffStates } from "./diffStates.js";
+import { withRenames } from "./withRenames.js";
 
-export type { Change } from "./replay/change.js";
+export type { Change } from "./change.js";
 
 export interface ReplayStep {
   position: number;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO } from "../testing/spawnCli.js";
-import { COMMANDS } from "./program/run.js";
+import { REPO } from "../../testing/spawnCli.js";
+import { COMMANDS } from "../program/run.js";
 
 // Issue 20, point 6: the README says exactly which commands have --json.
 describe("the README's --json claim", () => {

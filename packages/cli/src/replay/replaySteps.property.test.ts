@@ -8,9 +8,9 @@ import {
 } from "@toolledger/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import type { LogEntry } from "../session/logEntry.js";
+import { getExtension } from "../session/stateExtensions.js";
 import { replaySteps } from "./replaySteps.js";
-import type { LogEntry } from "./session/logEntry.js";
-import { getExtension } from "./session/stateExtensions.js";
 
 const EXTENSIONS = ["a", "a__b", "notes", "_hidden"];
 const TOOLS = ["b__c", "c", "add", "list"];

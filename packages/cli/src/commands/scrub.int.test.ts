@@ -5,9 +5,9 @@ import type { ToolledgerEventInput } from "@toolledger/core";
 import { findLeaks, sampleEvent } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { describe, expect, test } from "vitest";
-import { testDeps } from "../testing/testDeps.js";
-import { EXIT } from "./program/exitCodes.js";
-import { run } from "./program/run.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { run } from "../program/run.js";
 
 // A log an older release wrote: the token reached two events raw, URL-encoded, JSON-escaped
 // in a 401 body, in base64 inside a Basic header and as a schema key, plus a cached snapshot.

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { GooseDatabase } from "../testing/goose/gooseDatabase.js";
+import { GooseDatabase } from "../../testing/goose/gooseDatabase.js";
 import {
   assistantCalls,
   call,
@@ -12,9 +12,9 @@ import {
   toolResponse,
   userResponses,
   userText,
-} from "../testing/goose/gooseMessages.js";
-import { SCENARIO_EXTENSIONS, writeScenarioDatabase } from "../testing/goose/gooseScenario.js";
-import { cleanEnv, REPO, runCli, tempDir } from "../testing/spawnCli.js";
+} from "../../testing/goose/gooseMessages.js";
+import { SCENARIO_EXTENSIONS, writeScenarioDatabase } from "../../testing/goose/gooseScenario.js";
+import { cleanEnv, REPO, runCli, tempDir } from "../../testing/spawnCli.js";
 
 const hash = (file: string) =>
   existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "none";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { cleanEnv, runCli, tempDir } from "../testing/spawnCli.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
 
 // L2: the quick start's demo, audited by its own `audit --calls`: no call that ran is judged
 // deferred and not enabled (D9). Before write-ahead, a call answered before the demo's clear

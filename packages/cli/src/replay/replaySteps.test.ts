@@ -1,6 +1,6 @@
 import { replay, type ToolledgerEvent } from "@toolledger/core";
 import { describe, expect, test } from "vitest";
-import { sampleLog } from "../testing/sampleLog.js";
+import { sampleLog } from "../../testing/sampleLog.js";
 import { type Change, replaySteps } from "./replaySteps.js";
 
 const { entries } = sampleLog();
