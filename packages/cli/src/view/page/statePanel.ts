@@ -4,7 +4,7 @@ import { createStyle } from "../../output/style.js";
 import { summarizeState } from "../../output/summarizeState.js";
 import { diffStates } from "../../replay/diffStates.js";
 import { formatChange } from "../../replay/formatChange.js";
-import type { AnyEvent } from "../describeEvent.js";
+import type { AnyEvent } from "../eventDescription.js";
 import type { SessionTimeline, TimelineRow } from "../sessionTimeline.js";
 import type { ViewData } from "../viewData.js";
 import { fill, h } from "./dom.js";
