@@ -33,7 +33,6 @@ const ROOMS_PENDING: ReadonlySet<string> = new Set([
   "store-sqlite",
   "store-postgres",
   "adapters-mcp",
-  "cli",
 ]);
 const MAX_TOP_ENTRIES = 15;
 
