@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO } from "./_testing/spawnCli.js";
+import { REPO } from "../testing/spawnCli.js";
 
 // docs/decisions.md: every built entry of every package's export map has `types` first and
 // ends with `default`, so a resolver without the `import` condition finds the same file.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { run } from "./run.js";
+import { run } from "./program/run.js";
 
 // The only file that touches argv, the process, and the terminal.
 const version = (

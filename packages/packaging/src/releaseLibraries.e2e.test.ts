@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { chromiumSkipReason, launchChromium } from "../../cli/src/_testing/chromium.js";
+import { chromiumSkipReason, launchChromium } from "../../cli/testing/chromium.js";
 import {
   commandTarball,
   libraries,

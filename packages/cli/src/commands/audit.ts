@@ -11,18 +11,18 @@ import {
   readWholeStream,
   type StoredEvent,
 } from "@toolledger/core";
-import { auditPins, formatPinAudit } from "../auditPins.js";
-import { usageError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
-import type { Output } from "../output.js";
-import { sessionNotFound } from "../readSession.js";
-import { startCommand } from "../startCommand.js";
-import { stillEnabledLabel } from "../stillEnabledLabel.js";
+import { formatTable } from "../output/formatTable.js";
+import type { Output } from "../output/output.js";
+import { stillEnabledLabel } from "../output/stillEnabledLabel.js";
+import { auditPins, formatPinAudit } from "../pins/auditPins.js";
+import { usageError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
+import { sessionNotFound } from "../session/readSession.js";
 import { auditSpec } from "./auditSpec.js";
 import { markAuditedCalls } from "./markAuditedCalls.js";
 

@@ -1,6 +1,6 @@
-import { usageError } from "../cliError.js";
-import type { Deps } from "../deps.js";
-import { startCommand } from "../startCommand.js";
+import { usageError } from "../program/cliError.js";
+import type { Deps } from "../program/deps.js";
+import { startCommand } from "../program/startCommand.js";
 import { authSpec } from "./authSpec.js";
 
 const ACTIONS = ["login", "status", "logout"] as const;

@@ -5,14 +5,14 @@ import {
   readOAuthStatus,
   ServerAuthorizer,
 } from "@toolledger/adapters-mcp";
-import { remoteServer, userTokenStore } from "../authTarget.js";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, type ParsedArgs } from "../commandSpec.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { browserPrompt } from "../oauthRuntimeFor.js";
-import type { Output } from "../output.js";
-import { shellQuote } from "../shellQuote.js";
+import type { Output } from "../output/output.js";
+import { shellQuote } from "../output/shellQuote.js";
+import { CliError, usageError } from "../program/cliError.js";
+import { booleanOption, type ParsedArgs } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { remoteServer, userTokenStore } from "../serve/authTarget.js";
+import { browserPrompt } from "../serve/oauthRuntimeFor.js";
 
 /** A1: `toolledger auth login <server>`: the authorization code flow (or client credentials) now. */
 export async function authLogin(

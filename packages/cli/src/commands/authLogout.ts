@@ -1,10 +1,10 @@
 import { normalizeServerUrl, ServerAuthorizer } from "@toolledger/adapters-mcp";
-import { remoteServer, userTokenStore } from "../authTarget.js";
-import { usageError } from "../cliError.js";
-import { booleanOption, type ParsedArgs } from "../commandSpec.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
+import { usageError } from "../program/cliError.js";
+import { booleanOption, type ParsedArgs } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { remoteServer, userTokenStore } from "../serve/authTarget.js";
 
 /** A2: `toolledger auth logout <server|url>`: revoke where the server supports it, then forget. */
 export async function authLogout(

@@ -1,4 +1,4 @@
-import { CONFIG_OPTION, type CommandSpec, JSON_OPTION } from "../commandSpec.js";
+import { CONFIG_OPTION, type CommandSpec, JSON_OPTION } from "../program/commandSpec.js";
 
 export const authSpec: CommandSpec = {
   name: "auth",

@@ -3,13 +3,13 @@ import {
   type OAuthServerStatus,
   readOAuthStatus,
 } from "@toolledger/adapters-mcp";
-import { userTokenStore } from "../authTarget.js";
-import { booleanOption, type ParsedArgs, stringOption } from "../commandSpec.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { CONFIG_ENV, loadConfig, resolveConfigPath } from "../loadConfig.js";
-import { type Output, shortTime } from "../output.js";
+import { CONFIG_ENV, loadConfig, resolveConfigPath } from "../config/loadConfig.js";
+import { formatTable } from "../output/formatTable.js";
+import { type Output, shortTime } from "../output/output.js";
+import { booleanOption, type ParsedArgs, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { userTokenStore } from "../serve/authTarget.js";
 
 interface Row {
   server: string;

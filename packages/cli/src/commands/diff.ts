@@ -5,18 +5,18 @@ import {
   type PinRecord,
   recordStatus,
 } from "@toolledger/core";
-import { usageError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { openStore } from "../openStore.js";
-import { shortTime } from "../output.js";
-import { findRecord, loadLedger, serverPins } from "../pinsLedger.js";
-import { revealHidden } from "../revealHidden.js";
-import { sideBySide } from "../sideBySide.js";
-import { startCommand } from "../startCommand.js";
-import { unifiedDiff } from "../unifiedDiff.js";
+import { shortTime } from "../output/output.js";
+import { sideBySide } from "../output/sideBySide.js";
+import { unifiedDiff } from "../output/unifiedDiff.js";
+import { findRecord, loadLedger, serverPins } from "../pins/pinsLedger.js";
+import { revealHidden } from "../pins/revealHidden.js";
+import { usageError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { diffSpec } from "./pinsSpec.js";
 
 /** `toolledger diff <tool>`: the approved definition and the one awaiting approval (P2, P3). */

@@ -1,8 +1,4 @@
-import type { CliError } from "../cliError.js";
-import { booleanOption, integerOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import { debugRequested, debugStack } from "../debugStack.js";
-import type { Deps } from "../deps.js";
+import { loadConfig } from "../config/loadConfig.js";
 import { checkDatabase } from "../doctor/checkDatabase.js";
 import { checkHosts, type ServerSource } from "../doctor/checkHosts.js";
 import { checkNode } from "../doctor/checkNode.js";
@@ -10,10 +6,14 @@ import { checkOAuth } from "../doctor/checkOAuth.js";
 import { checkServers } from "../doctor/checkServers.js";
 import { checkSqliteModule } from "../doctor/checkSqliteModule.js";
 import { type DoctorFinding, formatFinding } from "../doctor/doctorFinding.js";
-import { EXIT } from "../exitCodes.js";
-import { loadConfig } from "../loadConfig.js";
-import { startCommand } from "../startCommand.js";
-import { toCliError } from "../toCliError.js";
+import type { CliError } from "../program/cliError.js";
+import { booleanOption, integerOption, stringOption } from "../program/commandSpec.js";
+import { debugRequested, debugStack } from "../program/debugStack.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { toCliError } from "../program/toCliError.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
 import { doctorSpec } from "./doctorSpec.js";
 
 export async function doctorCommand(args: readonly string[], deps: Deps): Promise<number> {

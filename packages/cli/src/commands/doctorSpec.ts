@@ -1,4 +1,4 @@
-import { CONFIG_OPTION, type CommandSpec, DB_OPTION } from "../commandSpec.js";
+import { CONFIG_OPTION, type CommandSpec, DB_OPTION } from "../program/commandSpec.js";
 
 export const doctorSpec: CommandSpec = {
   name: "doctor",

@@ -1,14 +1,14 @@
 import { PINS_LEDGER_STREAM } from "@toolledger/core";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { type Explanation, explainTool } from "../explainTool.js";
-import { type LoadedLog, loadLog } from "../loadLog.js";
-import { openStore } from "../openStore.js";
-import { type Output, shortTime } from "../output.js";
-import { startCommand } from "../startCommand.js";
+import { type Explanation, explainTool } from "../explain/explainTool.js";
+import { type Output, shortTime } from "../output/output.js";
+import { CliError, usageError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { type LoadedLog, loadLog } from "../session/loadLog.js";
+import { openStore } from "../session/openStore.js";
 import { defaultRulesDocument } from "../view/rulesDocument.js";
 import { explainSpec } from "./explainSpec.js";
 
@@ -24,7 +24,7 @@ export async function explainCommand(args: readonly string[], deps: Deps): Promi
   let log: LoadedLog;
   if (config !== undefined) {
     // Loaded on demand: only --config needs the MCP adapters.
-    const { liveLog } = await import("../liveLog.js");
+    const { liveLog } = await import("../serve/liveLog.js");
     log = await liveLog(
       {
         config,

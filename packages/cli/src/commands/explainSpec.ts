@@ -4,7 +4,7 @@ import {
   DB_OPTION,
   DEFERRAL_OPTIONS,
   JSON_OPTION,
-} from "../commandSpec.js";
+} from "../program/commandSpec.js";
 
 export const explainSpec: CommandSpec = {
   name: "explain",

@@ -1,13 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import type { ExportLine } from "../logEntry.js";
-import { openStore } from "../openStore.js";
-import { readSession } from "../readSession.js";
-import { startCommand } from "../startCommand.js";
+import { stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import type { ExportLine } from "../session/logEntry.js";
+import { openStore } from "../session/openStore.js";
+import { readSession } from "../session/readSession.js";
 import { exportSpec } from "./exportSpec.js";
 
 export async function exportCommand(args: readonly string[], deps: Deps): Promise<number> {

@@ -1,4 +1,4 @@
-import { type CommandSpec, DB_OPTION } from "../commandSpec.js";
+import { type CommandSpec, DB_OPTION } from "../program/commandSpec.js";
 
 export const exportSpec: CommandSpec = {
   name: "export",

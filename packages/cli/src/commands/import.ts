@@ -1,15 +1,15 @@
 import { resolve } from "node:path";
 import { type EventToAppend, readWholeStream, type SessionStore } from "@toolledger/core";
-import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import type { LogEntry } from "../logEntry.js";
-import { newEventId, newSessionId } from "../newIds.js";
-import { openStore } from "../openStore.js";
-import { parseJsonl, readJsonl } from "../readJsonl.js";
-import { startCommand } from "../startCommand.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { newEventId, newSessionId } from "../session/newIds.js";
+import { openStore } from "../session/openStore.js";
+import { parseJsonl, readJsonl } from "../session/readJsonl.js";
 import { importSpec } from "./importSpec.js";
 
 interface StreamImport {

@@ -1,12 +1,6 @@
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, type ParsedArgs, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
 import { gooseDatabasePath } from "../goose/gooseDatabasePath.js";
 import { enableMatcher } from "../goose/gooseDeferral.js";
 import type { GooseSession } from "../goose/gooseSession.js";
@@ -23,9 +17,15 @@ import {
 } from "../goose/readGooseDatabase.js";
 import { GooseFileError, readGooseFile } from "../goose/readGooseFile.js";
 import { RequestLogError, readRequestLogs } from "../goose/readRequestLogs.js";
-import { openStore } from "../openStore.js";
-import { shortTime } from "../output.js";
-import { startCommand } from "../startCommand.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
+import { CliError, usageError } from "../program/cliError.js";
+import { booleanOption, type ParsedArgs, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { importGooseSpec } from "./importGooseSpec.js";
 
 /** `toolledger import goose`: goose's sessions into the ledger (issue 26). */

@@ -2,29 +2,29 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { configRedactor } from "../configRedactor.js";
-import { confirmChange, printDiff } from "../confirmChange.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { type GatewayCommand, gatewayCommand } from "../gatewayCommand.js";
-import { installOAuthNotes } from "../installOAuthNotes.js";
+import { parseConfig, workspaceFolder } from "../config/loadConfig.js";
+import { resolveDeferral } from "../config/resolveDeferral.js";
+import { configRedactor } from "../install/configRedactor.js";
+import { confirmChange, printDiff } from "../install/confirmChange.js";
+import { type GatewayCommand, gatewayCommand } from "../install/gatewayCommand.js";
+import { installOAuthNotes } from "../install/installOAuthNotes.js";
 import {
   type InstallRecord,
   RECORD_FILE,
   readInstallRecord,
   replaceFile,
   sha256,
-} from "../installRecord.js";
-import { installTarget, readClientConfig } from "../installTarget.js";
-import { parseConfig, workspaceFolder } from "../loadConfig.js";
-import { InstallRefused, planInstall } from "../planInstall.js";
-import { resolveDeferral } from "../resolveDeferral.js";
-import { readServerEntries } from "../rewriteServers.js";
-import { startCommand } from "../startCommand.js";
-import { unifiedDiff } from "../unifiedDiff.js";
+} from "../install/installRecord.js";
+import { installTarget, readClientConfig } from "../install/installTarget.js";
+import { InstallRefused, planInstall } from "../install/planInstall.js";
+import { readServerEntries } from "../install/rewriteServers.js";
+import { unifiedDiff } from "../output/unifiedDiff.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
 import { installSpec } from "./installSpec.js";
 
 // dist/commands/install.js (or src/commands/install.ts under test) → the package's dist/main.js.

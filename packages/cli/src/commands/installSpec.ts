@@ -1,4 +1,4 @@
-import { type CommandSpec, DB_OPTION, DEFERRAL_OPTIONS } from "../commandSpec.js";
+import { type CommandSpec, DB_OPTION, DEFERRAL_OPTIONS } from "../program/commandSpec.js";
 
 const CLIENT_POSITIONAL = {
   name: "client",

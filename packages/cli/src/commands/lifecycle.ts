@@ -1,10 +1,10 @@
-import { appendToConversation } from "../appendToConversation.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { openStore } from "../openStore.js";
-import { startCommand } from "../startCommand.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { appendToConversation } from "../session/appendToConversation.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { clearSpec, compactSpec } from "./lifecycleSpec.js";
 
 /** `toolledger clear <conversation>` (D8, C3). */

@@ -1,4 +1,4 @@
-import { type CommandSpec, DB_OPTION, JSON_OPTION } from "../commandSpec.js";
+import { type CommandSpec, DB_OPTION, JSON_OPTION } from "../program/commandSpec.js";
 
 export const clearSpec: CommandSpec = {
   name: "clear",

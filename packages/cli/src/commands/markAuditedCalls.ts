@@ -1,6 +1,6 @@
 import type { CallAuditRecord, EventStore } from "@toolledger/core";
-import { markedCalls } from "../callRegistryMark.js";
-import { readSessionEntries } from "../readSession.js";
+import { markedCalls } from "../explain/callRegistryMark.js";
+import { readSessionEntries } from "../session/readSession.js";
 
 /**
  * D9/R13: fills each audited call's `registry` mark from its session's log, the conversation

@@ -1,14 +1,14 @@
 import { COALESCE_AFTER, type PinRecord, type RecordStatus, recordStatus } from "@toolledger/core";
-import { whatAwaitingMeans } from "../awaitingApproval.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
-import { shortTime } from "../output.js";
-import { loadLedger, serverPins } from "../pinsLedger.js";
-import { startCommand } from "../startCommand.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
+import { whatAwaitingMeans } from "../pins/awaitingApproval.js";
+import { loadLedger, serverPins } from "../pins/pinsLedger.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { pinsSpec } from "./pinsSpec.js";
 
 export interface PinRow {

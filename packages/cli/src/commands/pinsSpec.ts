@@ -1,4 +1,9 @@
-import { type CommandSpec, DB_OPTION, JSON_OPTION, type OptionSpec } from "../commandSpec.js";
+import {
+  type CommandSpec,
+  DB_OPTION,
+  JSON_OPTION,
+  type OptionSpec,
+} from "../program/commandSpec.js";
 
 const KIND_OPTION: OptionSpec = {
   name: "kind",

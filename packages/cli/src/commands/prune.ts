@@ -1,14 +1,14 @@
 import { readWholeStream } from "@toolledger/core";
 import { pruneStore } from "@toolledger/store-sqlite";
-import { CliError, usageError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { requireSqliteFile, resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { describeSession, type SessionRow } from "../describeSession.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
-import { startCommand } from "../startCommand.js";
+import { formatTable } from "../output/formatTable.js";
+import { CliError, usageError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { requireSqliteFile, resolveDatabasePath } from "../session/databasePath.js";
+import { describeSession, type SessionRow } from "../session/describeSession.js";
+import { openStore } from "../session/openStore.js";
 import { parseTime } from "./audit.js";
 import { pruneSpec } from "./pruneSpec.js";
 

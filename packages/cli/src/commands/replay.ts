@@ -1,19 +1,19 @@
 import { initialState, type State } from "@toolledger/core";
-import { usageError } from "../cliError.js";
+import { createOutput } from "../output/output.js";
+import { formatStateSummary, summarizeState } from "../output/summarizeState.js";
+import { usageError } from "../program/cliError.js";
 import {
   booleanOption,
   integerOption,
   parseCommandArgs,
   renderHelp,
   stringOption,
-} from "../commandSpec.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatStep, stepWidth } from "../formatStep.js";
-import { loadLog } from "../loadLog.js";
-import { createOutput } from "../output.js";
-import { replaySteps } from "../replaySteps.js";
-import { formatStateSummary, summarizeState } from "../summarizeState.js";
+} from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { formatStep, stepWidth } from "../replay/formatStep.js";
+import { replaySteps } from "../replay/replaySteps.js";
+import { loadLog } from "../session/loadLog.js";
 import { replaySpec } from "./replaySpec.js";
 
 const PROGRESS_MIN = 2000;
@@ -105,7 +105,7 @@ export async function replayCommand(args: readonly string[], deps: Deps): Promis
 /** D4: the token line of the model's tool definitions in `state` (with what deferral lookup would have saved while it is off). */
 async function modelContextLine(state: State): Promise<string> {
   // Loaded here: the tokenizer is large, and only the text output needs it.
-  const { contextTokens, formatContextTokens } = await import("../contextTokens.js");
+  const { contextTokens, formatContextTokens } = await import("../output/contextTokens.js");
   const tokens = contextTokens(state);
   return tokens.deferralOff === 0 ? "" : `model context: ${formatContextTokens(tokens)}\n`;
 }

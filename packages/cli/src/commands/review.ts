@@ -1,12 +1,12 @@
 import { type DecidedItem, type PinRecord, recordStatus } from "@toolledger/core";
-import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { openStore } from "../openStore.js";
-import { appendToLedger, findRecord, reviewer, serverPins } from "../pinsLedger.js";
-import { startCommand } from "../startCommand.js";
+import { appendToLedger, findRecord, reviewer, serverPins } from "../pins/pinsLedger.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import { kindOption } from "./diff.js";
 import { approveSpec, rejectSpec } from "./pinsSpec.js";
 

@@ -1,15 +1,15 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { Redactor } from "@toolledger/adapters-mcp";
 import { readMaintenanceLog, scrubStore } from "@toolledger/store-sqlite";
-import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { requireSqliteFile, resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { shortTime } from "../output.js";
-import { readSecretValue } from "../readSecretValue.js";
-import { startCommand } from "../startCommand.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { requireSqliteFile, resolveDatabasePath } from "../session/databasePath.js";
+import { readSecretValue } from "./readSecretValue.js";
 import { scrubSpec } from "./scrubSpec.js";
 
 /** Shorter values would rewrite ordinary text everywhere (the Redactor skips them too). */

@@ -1,4 +1,9 @@
-import { CONFIG_OPTION, type CommandSpec, DB_OPTION, DEFERRAL_OPTIONS } from "../commandSpec.js";
+import {
+  CONFIG_OPTION,
+  type CommandSpec,
+  DB_OPTION,
+  DEFERRAL_OPTIONS,
+} from "../program/commandSpec.js";
 
 /** The bearer token for `serve --http`, from the environment (kept out of `ps` and shell history). */
 export const TOKEN_ENV = "TOOLLEDGER_TOKEN";

@@ -1,12 +1,12 @@
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { resolveDatabasePath } from "../databasePath.js";
-import type { Deps } from "../deps.js";
-import { describeSessionOrDamage, type SessionRow } from "../describeSession.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { openStore } from "../openStore.js";
-import { shortTime } from "../output.js";
-import { startCommand } from "../startCommand.js";
+import { formatTable } from "../output/formatTable.js";
+import { shortTime } from "../output/output.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { resolveDatabasePath } from "../session/databasePath.js";
+import { describeSessionOrDamage, type SessionRow } from "../session/describeSession.js";
+import { openStore } from "../session/openStore.js";
 import { sessionsSpec } from "./sessionsSpec.js";
 
 export async function sessionsCommand(args: readonly string[], deps: Deps): Promise<number> {

@@ -5,18 +5,18 @@ import {
   listTools,
   nameToKey,
 } from "@toolledger/core";
-import { CliError } from "../cliError.js";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { contextTokens, formatContextTokens, TOKENIZER } from "../contextTokens.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { formatTable } from "../formatTable.js";
-import { isWarning } from "../isWarning.js";
-import { loadServerSetup } from "../loadServerSetup.js";
-import { oauthRuntimeFor } from "../oauthRuntimeFor.js";
-import { startCommand } from "../startCommand.js";
-import { startSession } from "../startSession.js";
-import { classLabel, toolRow } from "../summarizeState.js";
+import { contextTokens, formatContextTokens, TOKENIZER } from "../output/contextTokens.js";
+import { formatTable } from "../output/formatTable.js";
+import { isWarning } from "../output/isWarning.js";
+import { classLabel, toolRow } from "../output/summarizeState.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { loadServerSetup } from "../serve/loadServerSetup.js";
+import { oauthRuntimeFor } from "../serve/oauthRuntimeFor.js";
+import { startSession } from "../serve/startSession.js";
 import { toolsSpec } from "./toolsSpec.js";
 
 export async function toolsCommand(args: readonly string[], deps: Deps): Promise<number> {

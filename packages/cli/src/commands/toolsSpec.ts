@@ -1,4 +1,9 @@
-import { CONFIG_OPTION, type CommandSpec, DEFERRAL_OPTIONS, JSON_OPTION } from "../commandSpec.js";
+import {
+  CONFIG_OPTION,
+  type CommandSpec,
+  DEFERRAL_OPTIONS,
+  JSON_OPTION,
+} from "../program/commandSpec.js";
 
 export const toolsSpec: CommandSpec = {
   name: "tools",

@@ -1,17 +1,17 @@
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CliError } from "../cliError.js";
-import { booleanOption } from "../commandSpec.js";
-import { configRedactor } from "../configRedactor.js";
-import { confirmChange, printDiff } from "../confirmChange.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { GATEWAY_ENTRY_NAME } from "../hostClients.js";
-import { RECORD_FILE, readInstallRecord, replaceFile, sha256 } from "../installRecord.js";
-import { installTarget, readClientConfig } from "../installTarget.js";
-import { readServerEntries, rewriteServers } from "../rewriteServers.js";
-import { startCommand } from "../startCommand.js";
-import { unifiedDiff } from "../unifiedDiff.js";
+import { configRedactor } from "../install/configRedactor.js";
+import { confirmChange, printDiff } from "../install/confirmChange.js";
+import { GATEWAY_ENTRY_NAME } from "../install/hostClients.js";
+import { RECORD_FILE, readInstallRecord, replaceFile, sha256 } from "../install/installRecord.js";
+import { installTarget, readClientConfig } from "../install/installTarget.js";
+import { readServerEntries, rewriteServers } from "../install/rewriteServers.js";
+import { unifiedDiff } from "../output/unifiedDiff.js";
+import { CliError } from "../program/cliError.js";
+import { booleanOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
 import { uninstallSpec } from "./installSpec.js";
 
 export async function uninstallCommand(args: readonly string[], deps: Deps): Promise<number> {

@@ -1,11 +1,11 @@
 import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { booleanOption, stringOption } from "../commandSpec.js";
-import { formatContextTokens } from "../contextTokens.js";
-import type { Deps } from "../deps.js";
-import { EXIT } from "../exitCodes.js";
-import { loadLog } from "../loadLog.js";
-import { startCommand } from "../startCommand.js";
+import { formatContextTokens } from "../output/contextTokens.js";
+import { booleanOption, stringOption } from "../program/commandSpec.js";
+import type { Deps } from "../program/deps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { startCommand } from "../program/startCommand.js";
+import { loadLog } from "../session/loadLog.js";
 import { buildViewData } from "../view/buildViewData.js";
 import { openInBrowser } from "../view/openInBrowser.js";
 import { renderViewHtml } from "../view/renderViewHtml.js";

@@ -1,5 +1,5 @@
-import { blankJsonComments } from "../blankJsonComments.js";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
+import { blankJsonComments } from "./blankJsonComments.js";
 
 /**
  * Strict JSON, except comments, which VS Code's and Cursor's files may hold: they are blanked

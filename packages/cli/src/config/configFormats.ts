@@ -1,19 +1,19 @@
 import { basename, sep } from "node:path";
 import { ALWAYS_LOAD_ENV, DEFERRAL_ENV } from "@toolledger/core";
 import type { z } from "zod";
+import type { ConfigContext } from "./configContext.js";
+import { invalid, schemaIssues } from "./configIssues.js";
 import {
   GooseExtensionSchema,
   GooseFileSchema,
   McpServerEntrySchema,
   McpServersFileSchema,
   VsCodeFileSchema,
-} from "../_configSchemas.js";
-import type { ConfigIssue, RawServer } from "../_readServer.js";
-import type { HostConvention, LoadedConfig } from "../serverConfig.js";
-import type { ConfigContext } from "./configContext.js";
-import { invalid, schemaIssues } from "./configIssues.js";
+} from "./configSchemas.js";
 import { finish } from "./finishConfig.js";
 import type { Locate } from "./locate.js";
+import type { ConfigIssue, RawServer } from "./readContext.js";
+import type { HostConvention, LoadedConfig } from "./serverConfig.js";
 
 /** Claude Desktop, Cursor and Claude Code: `{"mcpServers": {…}}`. */
 export function fromMcpServers(

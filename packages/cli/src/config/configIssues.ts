@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { ConfigIssue } from "../_readServer.js";
-import { CliError } from "../cliError.js";
-import type { LoadedConfig } from "../serverConfig.js";
+import { CliError } from "../program/cliError.js";
 import type { Locate } from "./locate.js";
+import type { ConfigIssue } from "./readContext.js";
+import type { LoadedConfig } from "./serverConfig.js";
 
 export function schemaIssues(
   error: z.ZodError,

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 
 export const CONFIG_ENV = "TOOLLEDGER_CONFIG";
 

@@ -3,14 +3,15 @@ import { basename, dirname, join } from "node:path";
 import { nameToKey } from "@toolledger/core";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
-import { FILE_SETTING_NAMES, FileSettingsSchema } from "../_configSchemas.js";
-import { type ConfigIssue, type RawServer, readServer } from "../_readServer.js";
-import type { VariableScope } from "../expandVariables.js";
-import { isRecord } from "../isRecord.js";
-import type { HostConvention, LoadedConfig, ServerConfig } from "../serverConfig.js";
 import type { ConfigContext } from "./configContext.js";
 import { invalid, sortIssues } from "./configIssues.js";
+import { FILE_SETTING_NAMES, FileSettingsSchema } from "./configSchemas.js";
+import type { VariableScope } from "./expandVariables.js";
+import { isRecord } from "./isRecord.js";
 import type { Locate } from "./locate.js";
+import type { ConfigIssue, RawServer } from "./readContext.js";
+import { readServer } from "./readServer.js";
+import type { HostConvention, LoadedConfig, ServerConfig } from "./serverConfig.js";
 
 /**
  * The servers of a file, read in its format, checked together: the `toolledger:` settings,

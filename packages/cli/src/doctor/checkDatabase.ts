@@ -1,10 +1,10 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
-import type { CliError } from "../cliError.js";
-import { type DatabaseLocation, DB_ENV } from "../databasePath.js";
-import { openStore } from "../openStore.js";
-import { toCliError } from "../toCliError.js";
+import type { CliError } from "../program/cliError.js";
+import { toCliError } from "../program/toCliError.js";
+import { type DatabaseLocation, DB_ENV } from "../session/databasePath.js";
+import { openStore } from "../session/openStore.js";
 import type { DoctorFinding } from "./doctorFinding.js";
 
 /**

@@ -1,18 +1,18 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join, sep } from "node:path";
-import type { CliError } from "../cliError.js";
-import type { Deps } from "../deps.js";
-import { GATEWAY_ENTRY_NAME, HOST_CLIENTS, type HostClient } from "../hostClients.js";
+import { parseConfig } from "../config/loadConfig.js";
+import type { LoadedConfig } from "../config/serverConfig.js";
+import { GATEWAY_ENTRY_NAME, HOST_CLIENTS, type HostClient } from "../install/hostClients.js";
 import {
   type InstallRecord,
   installDirectory,
   RECORD_FILE,
   readInstallRecord,
-} from "../installRecord.js";
-import { parseConfig } from "../loadConfig.js";
-import { readServerEntries } from "../rewriteServers.js";
-import type { LoadedConfig } from "../serverConfig.js";
-import { toCliError } from "../toCliError.js";
+} from "../install/installRecord.js";
+import { readServerEntries } from "../install/rewriteServers.js";
+import type { CliError } from "../program/cliError.js";
+import type { Deps } from "../program/deps.js";
+import { toCliError } from "../program/toCliError.js";
 import type { DoctorFinding } from "./doctorFinding.js";
 
 /** A config whose servers doctor starts, and whose they are (`cursor`, `cursor via toolledger`). */

@@ -1,7 +1,7 @@
 import { type OAuthServerStatus, readOAuthStatus } from "@toolledger/adapters-mcp";
-import { userTokenStore } from "../authTarget.js";
-import type { Deps } from "../deps.js";
-import type { ServerConfig } from "../serverConfig.js";
+import type { ServerConfig } from "../config/serverConfig.js";
+import type { Deps } from "../program/deps.js";
+import { userTokenStore } from "../serve/authTarget.js";
 import type { DoctorFinding } from "./doctorFinding.js";
 
 /**

@@ -1,5 +1,5 @@
 import { ExtensionConnection, fetchTools } from "@toolledger/adapters-mcp";
-import { toExtensionConfig } from "../toExtensionConfig.js";
+import { toExtensionConfig } from "../serve/toExtensionConfig.js";
 import type { ServerSource } from "./checkHosts.js";
 import { oauthAdvice } from "./checkOAuth.js";
 import type { DoctorFinding } from "./doctorFinding.js";

@@ -3,7 +3,7 @@ import {
   driverDirOf,
   nativeModuleFix,
   nativeModuleProblem,
-} from "../nativeModuleAdvice.js";
+} from "../program/nativeModuleAdvice.js";
 import type { DoctorFinding } from "./doctorFinding.js";
 
 /**

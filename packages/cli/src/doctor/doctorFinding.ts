@@ -1,4 +1,4 @@
-import type { Style } from "../style.js";
+import type { Style } from "../output/style.js";
 
 /** ok: fine; warn: works, but will bite; fail: does not work; skip: not checked, and why. */
 export type FindingStatus = "ok" | "warn" | "fail" | "skip";

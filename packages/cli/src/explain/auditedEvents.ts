@@ -1,5 +1,5 @@
 import type { StoredEvent } from "@toolledger/core";
-import type { LogEntry } from "../logEntry.js";
+import type { LogEntry } from "../session/logEntry.js";
 
 /**
  * The log's entries as the core's audits (`auditEnables`, `auditCalls`) read stored events,

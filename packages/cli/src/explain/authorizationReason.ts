@@ -1,6 +1,6 @@
 import { nameToKey } from "@toolledger/core";
-import type { LogEntry } from "../logEntry.js";
-import { describeOAuthChange, isOAuthEvent, oauthChange } from "../oauthChange.js";
+import { describeOAuthChange, isOAuthEvent, oauthChange } from "../replay/oauthChange.js";
+import type { LogEntry } from "../session/logEntry.js";
 import type { Reason } from "./explanation.js";
 
 /**

@@ -1,5 +1,5 @@
 import { auditCalls } from "@toolledger/core";
-import type { LogEntry } from "../logEntry.js";
+import type { LogEntry } from "../session/logEntry.js";
 import { auditedEvents } from "./auditedEvents.js";
 import { callTasks } from "./callTasks.js";
 import type { CallHistoryEntry, Reason } from "./explanation.js";

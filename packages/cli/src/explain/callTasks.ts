@@ -1,4 +1,4 @@
-import type { LogEntry } from "../logEntry.js";
+import type { LogEntry } from "../session/logEntry.js";
 import type { CallHistoryEntry, CallTask, Reason } from "./explanation.js";
 
 /** C6: the task each call became, by call id, with every status it went through in order. */

@@ -1,5 +1,5 @@
-import { markedCalls } from "../callRegistryMark.js";
-import type { LogEntry } from "../logEntry.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { markedCalls } from "./callRegistryMark.js";
 import type { Position, Reason } from "./explanation.js";
 
 /**

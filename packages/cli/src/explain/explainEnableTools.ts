@@ -1,6 +1,6 @@
 import { auditEnables, currentStrategy, ENABLE_TOOLS_NAME } from "@toolledger/core";
-import { finalState } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
+import { finalState } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
 import { auditedEvents } from "./auditedEvents.js";
 import type { Explanation, Reason } from "./explanation.js";
 

@@ -6,7 +6,7 @@ import {
   type State,
   WIRE_NAME_PATTERN,
 } from "@toolledger/core";
-import { getExtension } from "../stateExtensions.js";
+import { getExtension } from "../session/stateExtensions.js";
 import { explainQuarantine } from "./explainQuarantine.js";
 import {
   byPosition,

@@ -1,6 +1,6 @@
 import { currentStrategy, SEARCH_TOOLS_NAME } from "@toolledger/core";
-import { finalState } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
+import { finalState } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
 import type { Explanation, Position, Reason } from "./explanation.js";
 
 /** The built-in `search_tools` (S1, S2): offered in search mode; what the model searched for. */

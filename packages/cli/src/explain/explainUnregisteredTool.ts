@@ -1,5 +1,5 @@
 import { closeNames, collisionOwners, findTool, listTools, type State } from "@toolledger/core";
-import { extensionKeys, getExtension } from "../stateExtensions.js";
+import { extensionKeys, getExtension } from "../session/stateExtensions.js";
 import { byPosition, type Reason, type ToolExplanation } from "./explanation.js";
 import { at, type Facts } from "./toolFacts.js";
 import { unlistedOwner } from "./unlistedOwner.js";

@@ -5,7 +5,7 @@ import {
   resolveTool,
   type SearchResultWhy,
 } from "@toolledger/core";
-import type { LogEntry } from "../logEntry.js";
+import type { LogEntry } from "../session/logEntry.js";
 import type { Reason } from "./explanation.js";
 
 /**

@@ -1,7 +1,7 @@
 import { auditEnables, initialState, resolveTool, type State } from "@toolledger/core";
-import { foldEntries } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
-import { extensionKeys, getExtension } from "../stateExtensions.js";
+import { foldEntries } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { extensionKeys, getExtension } from "../session/stateExtensions.js";
 import { auditedEvents } from "./auditedEvents.js";
 import type { Position } from "./explanation.js";
 

@@ -3,9 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StoredEvent } from "@toolledger/core";
 import { describe, expect, it } from "vitest";
-import { LATEST_GOOSE_SCHEMA } from "../_testing/goose/gooseDatabase.js";
-import { writeScenarioDatabase } from "../_testing/goose/gooseScenario.js";
-import { events, importAll, readAllSessions, withStore } from "./_importForTest.js";
+import { LATEST_GOOSE_SCHEMA } from "../../testing/goose/gooseDatabase.js";
+import { writeScenarioDatabase } from "../../testing/goose/gooseScenario.js";
+import {
+  events,
+  importAll,
+  readAllSessions,
+  withStore,
+} from "../../testing/goose/importForTest.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "toolledger-goose-"));
 

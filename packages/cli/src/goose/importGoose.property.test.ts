@@ -9,7 +9,7 @@ import {
   text,
   toolRequest,
   toolResponse,
-} from "../_testing/goose/gooseMessages.js";
+} from "../../testing/goose/gooseMessages.js";
 import { enableMatcher } from "./gooseDeferral.js";
 import { EMPTY_TOKENS, type GooseSession } from "./gooseSession.js";
 import { importGooseSession } from "./importGooseSession.js";

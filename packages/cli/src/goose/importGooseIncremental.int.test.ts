@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StoredEvent } from "@toolledger/core";
 import { describe, expect, it } from "vitest";
-import { GooseDatabase } from "../_testing/goose/gooseDatabase.js";
-import { writeExport, writeLegacyJsonl } from "../_testing/goose/gooseFiles.js";
+import { GooseDatabase } from "../../testing/goose/gooseDatabase.js";
+import { writeExport, writeLegacyJsonl } from "../../testing/goose/gooseFiles.js";
 import {
   assistantCalls,
   call,
@@ -12,13 +12,18 @@ import {
   toolResponse,
   userResponses,
   userText,
-} from "../_testing/goose/gooseMessages.js";
+} from "../../testing/goose/gooseMessages.js";
 import {
   SCENARIO_EXTENSIONS,
   scenarioMessages,
   writeScenarioDatabase,
-} from "../_testing/goose/gooseScenario.js";
-import { events, importAll, readAllSessions, withStore } from "./_importForTest.js";
+} from "../../testing/goose/gooseScenario.js";
+import {
+  events,
+  importAll,
+  readAllSessions,
+  withStore,
+} from "../../testing/goose/importForTest.js";
 import { enableMatcher } from "./gooseDeferral.js";
 import { importGooseSession } from "./importGooseSession.js";
 import { readGooseFile } from "./readGooseFile.js";

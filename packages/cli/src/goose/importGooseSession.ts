@@ -10,7 +10,7 @@ import {
   type ToolledgerEvent,
   type ToolledgerEventInput,
 } from "@toolledger/core";
-import { newEventId } from "../newIds.js";
+import { newEventId } from "../session/newIds.js";
 import type { BuildContext, Fact } from "./gooseFact.js";
 import type { GooseSession } from "./gooseSession.js";
 import { type MapOptions, mapGooseSession } from "./mapGooseSession.js";

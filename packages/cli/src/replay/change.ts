@@ -1,5 +1,5 @@
 import type { Anomaly } from "@toolledger/core";
-import type { OAuthChange } from "../oauthChange.js";
+import type { OAuthChange } from "./oauthChange.js";
 import type { PinChange } from "./pinChanges.js";
 
 /** What one event changed, in terms a user reads (E3). */

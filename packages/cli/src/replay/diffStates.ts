@@ -4,9 +4,9 @@ import {
   type State,
   type ToolledgerEvent,
 } from "@toolledger/core";
-import { oauthChange } from "../oauthChange.js";
-import { extensionKeys, getExtension } from "../stateExtensions.js";
+import { extensionKeys, getExtension } from "../session/stateExtensions.js";
 import type { Change } from "./change.js";
+import { oauthChange } from "./oauthChange.js";
 import { pinChanges } from "./pinChanges.js";
 import { searchedChange } from "./searchedChange.js";
 

@@ -1,5 +1,5 @@
 import type { ToolledgerEvent } from "@toolledger/core";
-import type { Style } from "../style.js";
+import type { Style } from "../output/style.js";
 
 /** What a pin event did (P2–P6), as replay and the view say it. */
 export type PinChange =

@@ -1,5 +1,5 @@
 import { findTool, type State } from "@toolledger/core";
-import { getExtension } from "../stateExtensions.js";
+import { getExtension } from "../session/stateExtensions.js";
 import type { Change } from "./change.js";
 
 /**

@@ -1,7 +1,7 @@
 import { initialState } from "@toolledger/core";
-import { TOKENIZER } from "../contextTokens.js";
-import { foldEntries } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
+import { TOKENIZER } from "../output/contextTokens.js";
+import { foldEntries } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
 import { ContextTokenSeries } from "./contextTokenSeries.js";
 import type { ViewRule } from "./ruleCatalog.js";
 import type { TokenPoint, ViewData } from "./viewData.js";

@@ -12,8 +12,8 @@ import {
 } from "@toolledger/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { longSession } from "../_testing/longSession.js";
-import { contextTokens } from "../contextTokens.js";
+import { longSession } from "../../testing/longSession.js";
+import { contextTokens } from "../output/contextTokens.js";
 import { ContextTokenSeries, countContextTokens } from "./contextTokenSeries.js";
 import type { TokenPoint } from "./viewData.js";
 

@@ -18,8 +18,8 @@ import {
   servedTool,
 } from "@toolledger/core";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { type ContextTokens, toolTokens } from "../contextTokens.js";
-import { withDeferralLookup } from "../withDeferralLookup.js";
+import { type ContextTokens, toolTokens } from "../output/contextTokens.js";
+import { withDeferralLookup } from "../output/withDeferralLookup.js";
 import type { TokenPoint } from "./viewData.js";
 
 /** One model-facing tool of an extension: its definition's tokens and its prompt line's. */

@@ -1,6 +1,6 @@
 import type { State } from "@toolledger/core";
-import { callRegistryMark } from "../callRegistryMark.js";
-import type { EventDescription } from "./describeEvent.js";
+import { callRegistryMark } from "../explain/callRegistryMark.js";
+import type { EventDescription } from "./eventDescription.js";
 
 type AnyEvent = { type: string } & Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { getExtension, nameToKey, type State, type ToolledgerEvent } from "@toolledger/core";
-import { describeOAuthChange, oauthChange } from "../oauthChange.js";
-import type { AnyEvent, DescribeContext, EventDescription, Severity } from "./describeEvent.js";
+import { describeOAuthChange, oauthChange } from "../replay/oauthChange.js";
 import { describeSearch } from "./describeSearch.js";
+import type { AnyEvent, DescribeContext, EventDescription, Severity } from "./eventDescription.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 

@@ -1,7 +1,7 @@
 import { nameToKey } from "@toolledger/core";
+import { createStyle } from "../output/style.js";
 import { formatPinChange, pinChanges } from "../replay/pinChanges.js";
-import { createStyle } from "../style.js";
-import type { AnyEvent, EventDescription, Severity } from "./describeEvent.js";
+import type { AnyEvent, EventDescription, Severity } from "./eventDescription.js";
 
 const plain = createStyle(false);
 const PIN_TYPES = new Set([

@@ -1,4 +1,4 @@
-import type { AnyEvent, DescribeContext, EventDescription } from "./describeEvent.js";
+import type { AnyEvent, DescribeContext, EventDescription } from "./eventDescription.js";
 
 /** S2: a recorded search as the timeline shows it: its query and the names it returned. */
 export function describeSearch(

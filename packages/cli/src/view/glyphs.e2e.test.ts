@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../_testing/chromium.js";
-import { sampleLog, toJsonl } from "../_testing/sampleLog.js";
-import { cleanEnv, runCli, tempDir } from "../_testing/spawnCli.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
 
 // Issue 34, point 10: the timeline's task symbol was `⧗`, which no font of a Debian desktop
 // has: Chromium drew an empty box. Every symbol the timeline shows must be drawn by the

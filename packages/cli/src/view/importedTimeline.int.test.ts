@@ -2,10 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeScenarioDatabase } from "../_testing/goose/gooseScenario.js";
-import { foldEntries } from "../foldEntries.js";
-import { importAll, readAllSessions, withStore } from "../goose/_importForTest.js";
-import { readSession } from "../readSession.js";
+import { writeScenarioDatabase } from "../../testing/goose/gooseScenario.js";
+import { importAll, readAllSessions, withStore } from "../../testing/goose/importForTest.js";
+import { foldEntries } from "../session/foldEntries.js";
+import { readSession } from "../session/readSession.js";
 import { SessionTimeline } from "./sessionTimeline.js";
 import { fromViewEntry, toViewEntries } from "./viewEntries.js";
 

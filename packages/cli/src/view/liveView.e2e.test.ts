@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { ExtensionConnection } from "@toolledger/adapters-mcp";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../_testing/chromium.js";
-import { SERVERS, tempDir } from "../_testing/spawnCli.js";
-import { eventually, type ServeProcess, startServeHttp } from "../_testing/startServe.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { SERVERS, tempDir } from "../../testing/spawnCli.js";
+import { eventually, type ServeProcess, startServeHttp } from "../../testing/startServe.js";
 
 /** A GET with a chosen Host header (fetch does not let a test set it). */
 function get(url: URL, host = url.host): Promise<{ status: number; body: string }> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventStore } from "@toolledger/core";
-import type { LogEntry } from "../logEntry.js";
-import { readSessionEntries } from "../readSession.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { readSessionEntries } from "../session/readSession.js";
 import { buildViewData, tokenSeries } from "./buildViewData.js";
 import { renderViewHtml, scriptSafeJson } from "./renderViewHtml.js";
 import type { ViewRule } from "./ruleCatalog.js";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import type { Deps } from "../deps.js";
+import type { Deps } from "../program/deps.js";
 
 /** What became of `--open`: the opener that took the URL, or why none did. */
 export type BrowserOutcome =

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CliError } from "../cliError.js";
+import { CliError } from "../program/cliError.js";
 import { VIEW_DATA_ID, type ViewData } from "./viewData.js";
 import { VIEW_STYLES } from "./viewStyles.js";
 

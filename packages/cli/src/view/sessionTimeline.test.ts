@@ -1,12 +1,12 @@
 import { decodeEventOrThrow, initialState, type ToolledgerEvent } from "@toolledger/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { longSession } from "../_testing/longSession.js";
-import { sampleLog } from "../_testing/sampleLog.js";
-import { foldEntries } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
-import { replaySteps } from "../replaySteps.js";
-import { summarizeState } from "../summarizeState.js";
+import { longSession } from "../../testing/longSession.js";
+import { sampleLog } from "../../testing/sampleLog.js";
+import { summarizeState } from "../output/summarizeState.js";
+import { replaySteps } from "../replay/replaySteps.js";
+import { foldEntries } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
 import { SessionTimeline } from "./sessionTimeline.js";
 import { fromViewEntry, toViewEntries } from "./viewEntries.js";
 

@@ -1,12 +1,8 @@
 import { initialState, type State } from "@toolledger/core";
-import type { FoldedEntry } from "../foldEntries.js";
-import type { LogEntry } from "../logEntry.js";
-import {
-  type DescribeContext,
-  describeEvent,
-  newDescribeContext,
-  type Severity,
-} from "./describeEvent.js";
+import type { FoldedEntry } from "../session/foldEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
+import { describeEvent } from "./describeEvent.js";
+import { type DescribeContext, newDescribeContext, type Severity } from "./eventDescription.js";
 
 export interface TimelineRow {
   index: number;

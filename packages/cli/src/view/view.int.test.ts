@@ -5,13 +5,13 @@ import { exampleServers } from "@toolledger/adapters-mcp";
 import { compareBytes, type McpTool } from "@toolledger/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumSkipReason, launchChromium, watchedPage } from "../_testing/chromium.js";
-import { longSession } from "../_testing/longSession.js";
-import { sampleLog, toJsonl } from "../_testing/sampleLog.js";
-import { eventually } from "../_testing/startServe.js";
-import { testDeps } from "../_testing/testDeps.js";
-import { EXIT } from "../exitCodes.js";
-import { run } from "../run.js";
+import { chromiumSkipReason, launchChromium, watchedPage } from "../../testing/chromium.js";
+import { longSession } from "../../testing/longSession.js";
+import { sampleLog, toJsonl } from "../../testing/sampleLog.js";
+import { eventually } from "../../testing/startServe.js";
+import { testDeps } from "../../testing/testDeps.js";
+import { EXIT } from "../program/exitCodes.js";
+import { run } from "../program/run.js";
 
 /** What the page exposes to tests (see page/main.ts). */
 type PageGlobals = {

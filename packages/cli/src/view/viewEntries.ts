@@ -1,6 +1,6 @@
 import type { ToolledgerEvent } from "@toolledger/core";
-import { conversationStreamOf } from "../conversationEntries.js";
-import type { LogEntry } from "../logEntry.js";
+import { conversationStreamOf } from "../session/conversationEntries.js";
+import type { LogEntry } from "../session/logEntry.js";
 import type { ViewData, ViewEntry } from "./viewData.js";
 
 /**

@@ -1,5 +1,5 @@
-import { type FoldedEntry, foldEntries } from "../../foldEntries.js";
-import type { LogEntry } from "../../logEntry.js";
+import { type FoldedEntry, foldEntries } from "../../session/foldEntries.js";
+import type { LogEntry } from "../../session/logEntry.js";
 import type { SessionTimeline } from "../sessionTimeline.js";
 import type { LiveUpdate, ViewData } from "../viewData.js";
 import { fromViewEntry } from "../viewEntries.js";

@@ -1,4 +1,4 @@
-import { type FoldedEntry, foldEntries } from "../../foldEntries.js";
+import { type FoldedEntry, foldEntries } from "../../session/foldEntries.js";
 import { SessionTimeline } from "../sessionTimeline.js";
 import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
 import { fromViewEntry } from "../viewEntries.js";

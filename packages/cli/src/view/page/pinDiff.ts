@@ -1,7 +1,7 @@
 import { canonicalJson, type State } from "@toolledger/core";
-import { revealHidden } from "../../revealHidden.js";
-import { sideBySide } from "../../sideBySide.js";
-import type { AnyEvent } from "../describeEvent.js";
+import { sideBySide } from "../../output/sideBySide.js";
+import { revealHidden } from "../../pins/revealHidden.js";
+import type { AnyEvent } from "../eventDescription.js";
 import { h } from "./dom.js";
 
 const pretty = (definition: unknown) =>

@@ -1,10 +1,10 @@
 import { EVENT_TYPES, modelView } from "@toolledger/core";
-import { formatChange } from "../../formatChange.js";
-import { lookupSaving } from "../../lookupSaving.js";
+import { lookupSaving } from "../../output/lookupSaving.js";
+import { createStyle } from "../../output/style.js";
+import { summarizeState } from "../../output/summarizeState.js";
 import { diffStates } from "../../replay/diffStates.js";
-import { createStyle } from "../../style.js";
-import { summarizeState } from "../../summarizeState.js";
-import type { AnyEvent } from "../describeEvent.js";
+import { formatChange } from "../../replay/formatChange.js";
+import type { AnyEvent } from "../eventDescription.js";
 import type { SessionTimeline, TimelineRow } from "../sessionTimeline.js";
 import type { ViewData } from "../viewData.js";
 import { fill, h } from "./dom.js";
