@@ -96,7 +96,7 @@ describe("the release folder", () => {
         version: release.version,
         license: "MIT",
         type: "module",
-        engines: { node: ">=20.19" },
+        engines: { node: "^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0" },
         repository: { type: "git", url: expect.stringMatching(/^git\+https:\/\//) },
         description: expect.any(String),
       });

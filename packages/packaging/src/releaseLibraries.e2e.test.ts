@@ -37,6 +37,17 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The package.json fields store-sqlite's README gives under "Installing", as written. */
+function storeSqliteInstalling(): Record<string, unknown> {
+  const readme = readFileSync(join(REPO, "packages", "store-sqlite", "README.md"), "utf8");
+  const block = /## Installing[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined)
+    throw new Error("packages/store-sqlite/README.md has no ```json block under ## Installing");
+  const fields = JSON.parse(block) as Record<string, unknown>;
+  expect(fields).toEqual({ allowScripts: { "better-sqlite3": true } });
+  return fields;
+}
+
 describe("the libraries, installed together into an empty project with npm, offline", () => {
   const project = join(dir, "consumer");
   let example: string;
@@ -64,8 +75,9 @@ describe("the libraries, installed together into an empty project with npm, offl
           private: true,
           type: "module",
           overrides: pins,
-          // npm 11 runs a dependency's install script only when the project allows it.
-          allowScripts: { "better-sqlite3": true },
+          // npm 11 runs a dependency's install script only when the project allows it: as
+          // store-sqlite's README tells its users (issue 34, point 12).
+          ...storeSqliteInstalling(),
         },
         null,
         2,
