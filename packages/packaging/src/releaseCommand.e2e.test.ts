@@ -157,6 +157,16 @@ describe("the release folder", () => {
     expect(carriedBytes).toBeLessThan(2_000_000);
   });
 
+  test("--without-native-module: a release to publish carries none, and says nothing of one", async () => {
+    const bare = await packRelease(join(dir, "release-bare"), ["--without-native-module"]);
+    expect(bare.nativeModule).toBeUndefined();
+    const files = commandTarball(bare).files;
+    expect(files.filter((f) => f.startsWith("prebuilds/") || f === ".prebuild-installrc")).toEqual(
+      [],
+    );
+    expect(commandTarball(bare).size).toBeLessThan(1_000_000);
+  });
+
   test("issue 34, point 12: the command carries the better-sqlite3 module pnpm install built, for this Node, where prebuild-install looks first", () => {
     const module = workspaceModule();
     expect(release.nativeModule).toEqual({
