@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { asAnotherUser } from "@toolledger/core/testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = join(here, "..", "..", "..");
@@ -38,8 +39,9 @@ export interface RunOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
   /**
-   * Run as a user that file permissions apply to: this user, or `nobody` (uid 65534) when the
-   * tests run as root, whom a read-only folder does not stop.
+   * Run as a user that file permissions apply to: this user, or, when the tests run as root,
+   * whom a read-only folder does not stop, `nobody` able to read the checkout wherever it is
+   * (`asAnotherUser`).
    */
   unprivileged?: boolean;
 }
@@ -48,18 +50,15 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Cl
   return runNode([CLI, ...args], options);
 }
 
-/** The uid and gid of `RunOptions.unprivileged` under root; nothing otherwise. */
-export function unprivilegedUser(): { uid: number; gid: number } | Record<string, never> {
-  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-}
-
 export function runNode(args: readonly string[], options: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const [command, commandArgs] = options.unprivileged
+      ? asAnotherUser(process.execPath, args)
+      : [process.execPath, [...args]];
+    const child = spawn(command, commandArgs, {
       cwd: options.cwd,
       env: options.env ?? cleanEnv(options.cwd),
       stdio: ["ignore", "pipe", "pipe"],
-      ...(options.unprivileged ? unprivilegedUser() : {}),
     });
     let stdout = "";
     let stderr = "";

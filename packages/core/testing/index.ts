@@ -9,7 +9,7 @@ export {
 export { ev, withIds } from "./events.js";
 export { type FindLeaksOptions, findLeaks } from "./findLeaks.js";
 export { initializeBody, MCP_POST_HEADERS, postInitialize } from "./mcpHttp.js";
-export { exited, lines, spawnWorker } from "./processes.js";
+export { asAnotherUser, exited, lines, spawnWorker } from "./processes.js";
 export { fileUrlLiteral, type ReadmeExample, runReadmeExample } from "./readmeExample.js";
 export { sampleBatch, sampleEvent } from "./samples.js";
 export {

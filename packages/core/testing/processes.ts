@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /**
  * Spawns a built worker script (child processes run built JS: `pnpm test` builds first),
@@ -62,4 +63,44 @@ const closed = new WeakMap<ChildProcess, Promise<Exit>>();
  */
 function whenClosed(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+}
+
+/**
+ * `command args` as a user whom file permissions stop, for tests of read-only files and
+ * folders. An ordinary user is one already: unchanged. Root is not: under root, the process
+ * runs as the owner of this checkout (root, most often) without any capability, through
+ * util-linux's `setpriv`. It so reads the checkout's built files wherever the checkout is (a
+ * clone inside a 0700 folder too: `nobody` could not), while a folder or file made read-only
+ * stops it (an owner could chmod it back; nothing in toolledger chmods).
+ */
+export function asAnotherUser(command: string, args: readonly string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [command, [...args]];
+  setprivChecked ??= hasSetpriv();
+  if (!setprivChecked)
+    throw new Error(
+      "the tests run as root: a read-only test runs its process without root's capabilities through util-linux's setpriv, which is not on the PATH; install util-linux (Debian: apt-get install util-linux)",
+    );
+  const owner = statSync(fileURLToPath(import.meta.url));
+  return [
+    "setpriv",
+    [
+      `--reuid=${owner.uid}`,
+      `--regid=${owner.gid}`,
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      command,
+      ...args,
+    ],
+  ];
+}
+
+let setprivChecked: boolean | undefined;
+function hasSetpriv(): boolean {
+  try {
+    execFileSync("setpriv", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -2,21 +2,28 @@
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildRelease } from "./buildRelease.js";
-import { formatSizes } from "./formatSizes.js";
-import { DEFAULT_OUT } from "./releasePlan.js";
+import { buildRelease } from "./release/buildRelease.js";
+import { formatSizes } from "./release/formatSizes.js";
+import { DEFAULT_OUT } from "./release/releasePlan.js";
 
 // `pnpm release`: the built workspace → publishable tarballs in one folder, with their sizes.
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const usage =
-  "usage: pnpm release [--out <dir>] [--version <semver>] [--json]\n  writes the toolledger command and the libraries as tarballs into <dir> (default: release/)";
-let values: { out?: string; version?: string; json?: boolean; help?: boolean };
+  "usage: pnpm release [--out <dir>] [--version <semver>] [--without-native-module] [--json]\n  writes the toolledger command and the libraries as tarballs into <dir> (default: release/);\n  the command carries better-sqlite3's module as pnpm install built it for this Node, unless\n  --without-native-module (a release for the registry)";
+let values: {
+  out?: string;
+  version?: string;
+  json?: boolean;
+  help?: boolean;
+  "without-native-module"?: boolean;
+};
 try {
   ({ values } = parseArgs({
     options: {
       out: { type: "string" },
       version: { type: "string" },
       json: { type: "boolean" },
+      "without-native-module": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   }));
@@ -43,6 +50,7 @@ try {
     root,
     out,
     ...(values.version ? { version: values.version } : {}),
+    nativeModule: !values["without-native-module"],
   });
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {

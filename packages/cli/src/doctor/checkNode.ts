@@ -4,11 +4,14 @@ import { fileURLToPath } from "node:url";
 import type { DoctorFinding } from "./doctorFinding.js";
 
 /**
- * The Node version against `engines.node` (`>=20.19`) of this installation's package.json, or,
- * in a source checkout, of the workspace's.
+ * The Node version against `engines.node` of this installation's package.json, or, in a
+ * source checkout, of the workspace's: one or more ranges joined by `||`, each `^X.Y.Z` (that
+ * line from X.Y.Z), `X.x`, or `>=X.Y.Z`.
  */
-export function checkNode(version: string = process.versions.node): DoctorFinding {
-  const wanted = requiredNode();
+export function checkNode(
+  version: string = process.versions.node,
+  wanted: string | undefined = requiredNode(),
+): DoctorFinding {
   const subject = `Node ${version}`;
   if (wanted === undefined)
     return {
@@ -17,23 +20,52 @@ export function checkNode(version: string = process.versions.node): DoctorFindin
       status: "skip",
       message: "no engines.node found to compare with",
     };
-  const minimum = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(wanted.trim())?.[1];
-  if (minimum === undefined)
+  const ranges = parseEngines(wanted);
+  if (ranges === undefined)
     return {
       check: "node",
       subject,
       status: "skip",
       message: `cannot read engines.node ${JSON.stringify(wanted)}`,
     };
-  if (compareVersions(version, minimum) >= 0)
-    return { check: "node", subject, status: "ok", message: `toolledger needs ${wanted}` };
+  if (ranges.some((r) => inRange(version, r)))
+    return { check: "node", subject, status: "ok", message: `toolledger supports ${wanted}` };
+  const newest = ranges.reduce((a, b) => (compareVersions(a.min, b.min) >= 0 ? a : b));
+  const older = ranges.every((r) => compareVersions(version, r.min) < 0);
   return {
     check: "node",
     subject,
     status: "fail",
-    message: `older than toolledger needs (${wanted})`,
-    fix: `install Node ${minimum} or newer (nodejs.org, your package manager or version manager), then reinstall toolledger with it`,
+    message: older
+      ? `older than toolledger supports (${wanted})`
+      : `not a Node version toolledger supports (${wanted})`,
+    fix: `install Node ${newest.caret ? newest.min.split(".")[0] : newest.min} or another version that ${wanted} allows (nodejs.org, your package manager or version manager), then reinstall toolledger with it`,
   };
+}
+
+/** One range of engines.node: from `min`, within its major version when `caret`. */
+interface EngineRange {
+  min: string;
+  caret: boolean;
+}
+
+function parseEngines(wanted: string): EngineRange[] | undefined {
+  const ranges: EngineRange[] = [];
+  for (const part of wanted.split("||").map((p) => p.trim())) {
+    const caret = /^\^(\d+(?:\.\d+){0,2})$/.exec(part)?.[1];
+    const line = /^(\d+)\.x$/.exec(part)?.[1];
+    const min = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(part)?.[1];
+    if (caret !== undefined) ranges.push({ min: caret, caret: true });
+    else if (line !== undefined) ranges.push({ min: line, caret: true });
+    else if (min !== undefined) ranges.push({ min, caret: false });
+    else return undefined;
+  }
+  return ranges;
+}
+
+function inRange(version: string, range: EngineRange): boolean {
+  if (compareVersions(version, range.min) < 0) return false;
+  return !range.caret || version.split(".")[0] === range.min.split(".")[0];
 }
 
 function requiredNode(): string | undefined {

@@ -116,7 +116,9 @@ describe("toolledger doctor", () => {
     const human = await runCli(["doctor", "--no-servers"], { cwd: dir, env });
     expect(human.code).toBe(EXIT.ok);
     const lines = human.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^ok {4}node {6}Node \d+\.\d+\.\d+: toolledger needs >=20\.19$/);
+    expect(lines[0]).toMatch(
+      /^ok {4}node {6}Node \d+\.\d+\.\d+: toolledger supports \^20\.19\.0 \|\| \^22\.12\.0 \|\| \^24\.0\.0 \|\| \^26\.0\.0$/,
+    );
     expect(lines).toContain("skip  server    servers: not started (--no-servers)");
     expect(human.stderr).toMatch(
       /^0 failed, 0 warning\(s\), \d+ ok, \d+ not checked \(toolledger /,

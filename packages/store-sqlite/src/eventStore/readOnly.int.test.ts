@@ -2,10 +2,13 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { EventStoreError } from "@toolledger/core";
 import { sampleBatch } from "@toolledger/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -103,6 +106,37 @@ describe("a store opened read-only writes nothing, to the file or its folder", (
     expect(error.code).toBe("STORE_NOT_FOUND");
     expect(error.message).toContain("an empty SQLite file");
     expect(readFileSync(empty).length).toBe(0);
+  });
+
+  it("the reader runs what a checkout inside a private (0700) folder holds, and a read-only folder stops its writes (issue 34, point 11)", () => {
+    // Root runs the reader without its privileges; as `nobody`, it could not reach the
+    // checkout when a 0700 folder (root's home) holds it: the tests failed with MODULE_NOT_FOUND.
+    const checkout = join(dir.path, "private", "checkout");
+    mkdirSync(join(checkout, "dist"), { recursive: true });
+    writeFileSync(join(checkout, "dist", "answer.mjs"), "export const answer = 42;\n");
+    chmodSync(join(dir.path, "private"), 0o700);
+    const archive = join(dir.path, "archive");
+    mkdirSync(archive);
+    writeFileSync(join(archive, "kept.txt"), "kept");
+    makeReadOnly(archive);
+    try {
+      const attempt = (what: string) =>
+        `(() => { try { ${what}; return "written"; } catch (error) { return error.code; } })()`;
+      const out = runAsReader(`
+import { existsSync, writeFileSync } from "node:fs";
+const { answer } = await import(${JSON.stringify(pathToFileURL(join(checkout, "dist", "answer.mjs")).href)});
+console.log(JSON.stringify({
+  answer,
+  seen: existsSync(${JSON.stringify(join(checkout, "dist", "answer.mjs"))}),
+  create: ${attempt(`writeFileSync(${JSON.stringify(join(archive, "new.txt"))}, "x")`)},
+  overwrite: ${attempt(`writeFileSync(${JSON.stringify(join(archive, "kept.txt"))}, "x")`)},
+}));`);
+      expect(out).toEqual({ answer: 42, seen: true, create: "EACCES", overwrite: "EACCES" });
+      expect(readFileSync(join(archive, "kept.txt"), "utf8")).toBe("kept");
+    } finally {
+      makeWritable(archive);
+      chmodSync(join(dir.path, "private"), 0o755);
+    }
   });
 
   it("in a read-only folder: a reader reads the file in place; a writer is STORE_READ_ONLY naming the folder", async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { asAnotherUser } from "@toolledger/core/testing";
 
 /** The built package, as another process imports it. */
 export const DIST_INDEX = pathToFileURL(
@@ -10,8 +11,8 @@ export const DIST_INDEX = pathToFileURL(
 
 /**
  * Makes `dir` and its files read-only for the process `runAsReader` starts. Root ignores
- * permissions, so under root that process runs as `nobody` (uid 65534); the folder stays
- * listable and its files readable for it.
+ * permissions, so under root that process runs as `nobody` (see `asAnotherUser`); the folder
+ * stays listable and its files readable for it.
  */
 export function makeReadOnly(dir: string): void {
   for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o444);
@@ -26,12 +27,8 @@ export function makeWritable(dir: string): void {
 
 /** Runs an ES module source in a new Node process that cannot write to a read-only folder; its stdout parsed as JSON. */
 export function runAsReader(source: string): unknown {
-  const asRoot = process.getuid?.() === 0;
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", source], {
-    encoding: "utf8",
-    timeout: 30_000,
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-  });
+  const [command, args] = asAnotherUser(process.execPath, ["--input-type=module", "-e", source]);
+  const r = spawnSync(command, args, { encoding: "utf8", timeout: 30_000 });
   if (r.status !== 0) throw new Error(`reader exited with ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }

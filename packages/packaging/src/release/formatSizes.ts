@@ -20,12 +20,22 @@ export function formatSizes(result: ReleaseResult, shownOut: string): string {
       .join("  ")
       .trimEnd();
   const command = result.tarballs.find((t) => t.kind === "command");
+  const native = result.nativeModule;
   return [
     `toolledger ${result.version}: ${result.tarballs.length} tarballs in ${shownOut}`,
     "",
     line(header),
     ...rows.map(line),
     "",
+    ...(native?.carried
+      ? [
+          `the command carries better-sqlite3 ${native.version} as built for Node ${native.node} (${native.platform}-${native.arch}, ABI ${native.abi}): npm i -g with such a Node builds nothing`,
+        ]
+      : native
+        ? [
+            `the command carries no better-sqlite3 module (${native.reason}): npm i -g downloads or builds it`,
+          ]
+        : []),
     ...(command
       ? [
           `install the command:  npm i -g --allow-scripts=better-sqlite3 ${shownOut}/${basename(command.file)}`,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO } from "./_testing/freshInstall.js";
+import { REPO } from "../../testing/freshInstall.js";
 
 // CI (.ci/run) runs the README's quick start exactly as a new user would; this keeps the two
 // the same, and the tarball the README installs the one `pnpm release` writes.

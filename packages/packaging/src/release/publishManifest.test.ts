@@ -10,7 +10,7 @@ const context: ReleaseContext = {
   catalog: { zod: "4.6.7", "@types/node": "^20.19.0" },
   names: { "@toolledger/cli": "toolledger", "@toolledger/core": "@toolledger/core" },
   repositoryUrl: "git+https://example.test/toolledger.git",
-  engines: { node: ">=20.19" },
+  engines: { node: "^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0" },
 };
 
 const source: Manifest = {
@@ -56,7 +56,7 @@ describe("publishManifest", () => {
         directory: "packages/core",
       },
       type: "module",
-      engines: { node: ">=20.19" },
+      engines: { node: "^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0" },
       exports: {
         ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
         "./package.json": "./package.json",

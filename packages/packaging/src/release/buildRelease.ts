@@ -12,6 +12,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { moduleClosure } from "./moduleClosure.js";
+import {
+  carryNativeModule,
+  NATIVE_MODULE,
+  type NativeModule,
+  PREBUILD_RC,
+} from "./nativeModule.js";
 import { type PackedTarball, packTarball } from "./packTarball.js";
 import {
   type Manifest,
@@ -26,6 +32,8 @@ export interface ReleaseResult {
   version: string;
   out: string;
   tarballs: (PackedTarball & { kind: ReleasedPackage["kind"] })[];
+  /** What the command carries of better-sqlite3's compiled module (see carryNativeModule). */
+  nativeModule?: NativeModule;
 }
 
 /**
@@ -37,6 +45,12 @@ export function buildRelease(options: {
   out: string;
   /** Stamped on every package instead of the workspace's version (a pre-release, a test). */
   version?: string;
+  /**
+   * Whether the command carries the better-sqlite3 module `pnpm install` compiled, for `npm i -g`
+   * with the same Node (default true). Off for a release published to the registry, whose
+   * users get better-sqlite3's own prebuilt binaries.
+   */
+  nativeModule?: boolean;
 }): ReleaseResult {
   const root = resolve(options.root);
   const out = resolve(options.out);
@@ -68,6 +82,7 @@ export function buildRelease(options: {
     for (const name of readdirTarballs(out)) rmSync(join(out, name));
     const staged = new Map<string, { stage: string; exact: Record<string, string> }>();
     const tarballs: ReleaseResult["tarballs"] = [];
+    let nativeModule: NativeModule | undefined;
     for (const [i, plan] of RELEASED_PACKAGES.entries()) {
       const source = sources[i]!;
       const packageDir = join(root, plan.dir);
@@ -96,7 +111,20 @@ export function buildRelease(options: {
               published("exact"),
             ])
           : typeDependencies("caret");
-      const shipped = [...closure.files, ...plan.assets.map((a) => a.to)];
+      const stage = join(stageRoot, (context.names[source.name] ?? source.name).replace("/", "+"));
+      const carried: string[] = [];
+      const nativeVersion = extra[NATIVE_MODULE];
+      if (plan.kind === "command" && options.nativeModule !== false && nativeVersion) {
+        // The library that depends on it, where pnpm installed and built it.
+        const owner = RELEASED_PACKAGES.find((_, j) => sources[j]!.dependencies?.[NATIVE_MODULE]);
+        nativeModule = carryNativeModule({
+          from: join(root, owner?.dir ?? plan.dir),
+          version: nativeVersion,
+          stage,
+        });
+        if (nativeModule.carried) carried.push(nativeModule.file, PREBUILD_RC);
+      }
+      const shipped = [...closure.files, ...plan.assets.map((a) => a.to), ...carried];
       const manifest = publishManifest(
         source,
         {
@@ -110,7 +138,6 @@ export function buildRelease(options: {
         },
         context,
       );
-      const stage = join(stageRoot, manifest.name.replace("/", "+"));
       stagePackage({
         stage,
         packageDir,
@@ -125,7 +152,12 @@ export function buildRelease(options: {
       if (plan.kind === "library") staged.set(manifest.name, { stage, exact: published("exact") });
       tarballs.push({ ...packTarball(stage, out), kind: plan.kind });
     }
-    return { version: context.version, out, tarballs };
+    return {
+      version: context.version,
+      out,
+      tarballs,
+      ...(nativeModule ? { nativeModule } : {}),
+    };
   } finally {
     rmSync(stageRoot, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { chromiumSkipReason, launchChromium } from "../../cli/testing/chromium.js";
+import { chromiumSkipReason, launchChromium } from "../../../cli/testing/chromium.js";
 import {
   commandTarball,
   libraries,
@@ -14,7 +14,7 @@ import {
   run,
   tempDir,
   unpack,
-} from "./_testing/freshInstall.js";
+} from "../../testing/freshInstall.js";
 import type { ReleaseResult } from "./buildRelease.js";
 
 // Issue 25: the libraries as a host that embeds them gets them. The release tool packs
@@ -36,6 +36,17 @@ beforeAll(async () => {
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The package.json fields store-sqlite's README gives under "Installing", as written. */
+function storeSqliteInstalling(): Record<string, unknown> {
+  const readme = readFileSync(join(REPO, "packages", "store-sqlite", "README.md"), "utf8");
+  const block = /## Installing[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined)
+    throw new Error("packages/store-sqlite/README.md has no ```json block under ## Installing");
+  const fields = JSON.parse(block) as Record<string, unknown>;
+  expect(fields).toEqual({ allowScripts: { "better-sqlite3": true } });
+  return fields;
+}
 
 describe("the libraries, installed together into an empty project with npm, offline", () => {
   const project = join(dir, "consumer");
@@ -64,8 +75,9 @@ describe("the libraries, installed together into an empty project with npm, offl
           private: true,
           type: "module",
           overrides: pins,
-          // npm 11 runs a dependency's install script only when the project allows it.
-          allowScripts: { "better-sqlite3": true },
+          // npm 11 runs a dependency's install script only when the project allows it: as
+          // store-sqlite's README tells its users (issue 34, point 12).
+          ...storeSqliteInstalling(),
         },
         null,
         2,

@@ -4,10 +4,11 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ReleaseResult } from "../buildRelease.js";
-import type { PackedTarball } from "../packTarball.js";
+import type { ReleaseResult } from "../src/release/buildRelease.js";
+import { prebuildName, prebuildTarball } from "../src/release/nativeModule.js";
+import type { PackedTarball } from "../src/release/packTarball.js";
 
-export const REPO = fileURLToPath(new URL("../../../..", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 
 export function tempDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `toolledger-${name}-`));
@@ -53,12 +54,13 @@ export function run(
 
 /**
  * npm as a new user runs it, but offline: packages come from the tarballs and npm's cache
- * only (no registry), no user or global npmrc. better-sqlite3's native module comes from a
- * local prebuild (prebuild-install's `local_prebuilds`, the binary `pnpm install` built from
- * the same version): compiling it again would take minutes per install; the compile path is
- * what the README's first command runs on CI (`npm_config_nodedir`).
+ * only (no registry), no user or global npmrc (so no nodedir: a compile could not fetch
+ * Node's headers). better-sqlite3's native module comes from the command's tarball, which
+ * carries the one `pnpm install` built; elsewhere (the libraries' project, another Node) from
+ * `prebuilds`, a folder of prebuilt binaries as prebuild-install's download would give them
+ * (its `local_prebuilds`), since compiling again would take minutes per install.
  */
-export function offlineNpmEnv(dir: string, prebuilds: string): Record<string, string> {
+export function offlineNpmEnv(dir: string, prebuilds?: string): Record<string, string> {
   const userconfig = join(dir, "npmrc");
   writeFileSync(userconfig, "");
   return {
@@ -71,7 +73,7 @@ export function offlineNpmEnv(dir: string, prebuilds: string): Record<string, st
     npm_config_audit: "false",
     npm_config_fund: "false",
     npm_config_update_notifier: "false",
-    npm_config_better_sqlite3_local_prebuilds: prebuilds,
+    ...(prebuilds ? { npm_config_better_sqlite3_local_prebuilds: prebuilds } : {}),
   };
 }
 
@@ -97,24 +99,27 @@ export async function npm(
   throw new Error(`npm ${args.join(" ")} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
 }
 
-/**
- * A prebuilt-binary tarball of better-sqlite3 for this Node, named as prebuild-install looks
- * for it, made from the module the workspace built.
- */
-export function localPrebuild(dir: string): { dir: string; version: string } {
+/** The better-sqlite3 module the workspace built (`pnpm install`), and its version. */
+export function workspaceModule(): { dir: string; binary: string; version: string } {
   const storeSqlite = createRequire(join(REPO, "packages", "store-sqlite", "package.json"));
   const manifest = storeSqlite.resolve("better-sqlite3/package.json");
   const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
-  const stage = join(dir, "prebuild-stage");
-  mkdirSync(join(stage, "build", "Release"), { recursive: true });
-  execFileSync("cp", [
-    join(dirname(manifest), "build", "Release", "better_sqlite3.node"),
-    join(stage, "build", "Release"),
-  ]);
+  const dir = dirname(manifest);
+  return { dir, binary: join(dir, "build", "Release", "better_sqlite3.node"), version };
+}
+
+/**
+ * A folder with better-sqlite3's prebuilt binary for this Node, named as prebuild-install
+ * looks for it, made from the module the workspace built.
+ */
+export function localPrebuild(dir: string): { dir: string; version: string } {
+  const { binary, version } = workspaceModule();
   const out = join(dir, "prebuilds");
   mkdirSync(out, { recursive: true });
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  execFileSync("tar", ["czf", join(out, name), "-C", stage, "build"]);
+  writeFileSync(
+    join(out, prebuildName(version, process.versions.modules)),
+    prebuildTarball(readFileSync(binary)),
+  );
   return { dir: out, version };
 }
 

@@ -4,7 +4,7 @@ import { EVENT_CATALOG, EVENT_CATALOG_VERSION } from "@toolledger/core";
 import { SCHEMA_VERSION as POSTGRES_SCHEMA } from "@toolledger/store-postgres";
 import { SCHEMA_VERSION as SQLITE_SCHEMA } from "@toolledger/store-sqlite";
 import { describe, expect, it } from "vitest";
-import { REPO } from "./_testing/freshInstall.js";
+import { REPO } from "../../testing/freshInstall.js";
 
 // Issue 25: CHANGELOG.md names, per release, the rules and the event versions it changes and
 // the stores' schema versions; this keeps it in step with docs/rules.md, the catalogue and

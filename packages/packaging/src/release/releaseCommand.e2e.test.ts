@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -5,6 +6,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import {
   commandTarball,
   libraries,
-  localPrebuild,
   npm,
   offlineNpmEnv,
   packRelease,
@@ -21,7 +22,8 @@ import {
   run,
   tempDir,
   unpack,
-} from "./_testing/freshInstall.js";
+  workspaceModule,
+} from "../../testing/freshInstall.js";
 import type { ReleaseResult } from "./buildRelease.js";
 
 // Issue 25: the release as a user gets it. The release tool (`pnpm release`) packs everything
@@ -52,7 +54,9 @@ const toolledger = (args: readonly string[], timeoutMs = 120_000): Promise<Run> 
 beforeAll(async () => {
   mkdirSync(join(dir, "home"), { recursive: true });
   release = await packRelease(out);
-  npmEnv = offlineNpmEnv(dir, localPrebuild(dir).dir);
+  // No prebuilt binary but the one the command carries, and no nodedir: a build could not
+  // fetch Node's headers, nor prebuild-install reach GitHub.
+  npmEnv = offlineNpmEnv(dir);
   await npm(
     [
       "install",
@@ -92,7 +96,7 @@ describe("the release folder", () => {
         version: release.version,
         license: "MIT",
         type: "module",
-        engines: { node: ">=20.19" },
+        engines: { node: "^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0" },
         repository: { type: "git", url: expect.stringMatching(/^git\+https:\/\//) },
         description: expect.any(String),
       });
@@ -142,10 +146,55 @@ describe("the release folder", () => {
       for (const file of library.files.filter((f) => f.startsWith("dist/")))
         expect(command.files).toContain(`node_modules/${library.name}/${file}`);
     }
+    // The command's own files, and the native module it carries (about 1 MB gzipped).
+    const carriedBytes = statSync(
+      join(dir, "unpacked", command.name, "package", carriedFile()),
+    ).size;
     for (const t of release.tarballs)
-      expect(t.size, `${t.name} packed bytes`).toBeLessThan(
+      expect(t.size - (t === command ? carriedBytes : 0), `${t.name} packed bytes`).toBeLessThan(
         t.kind === "command" ? 1_000_000 : 250_000,
       );
+    expect(carriedBytes).toBeLessThan(2_000_000);
+  });
+
+  test("--without-native-module: a release to publish carries none, and says nothing of one", async () => {
+    const bare = await packRelease(join(dir, "release-bare"), ["--without-native-module"]);
+    expect(bare.nativeModule).toBeUndefined();
+    const files = commandTarball(bare).files;
+    expect(files.filter((f) => f.startsWith("prebuilds/") || f === ".prebuild-installrc")).toEqual(
+      [],
+    );
+    expect(commandTarball(bare).size).toBeLessThan(1_000_000);
+  });
+
+  test("issue 34, point 12: the command carries the better-sqlite3 module pnpm install built, for this Node, where prebuild-install looks first", () => {
+    const module = workspaceModule();
+    expect(release.nativeModule).toEqual({
+      carried: true,
+      version: module.version,
+      file: `prebuilds/better-sqlite3-v${module.version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`,
+      node: process.version,
+      abi: process.versions.modules,
+      platform: process.platform,
+      arch: process.arch,
+    });
+    const command = commandTarball(release);
+    const carried = carriedFile();
+    expect(command.files).toEqual(expect.arrayContaining([carried, ".prebuild-installrc"]));
+    const pkg = join(dir, "unpacked", command.name, "package");
+    expect(readFileSync(join(pkg, ".prebuild-installrc"), "utf8")).toMatch(
+      /^local-prebuilds=\.\.\/\.\.\/prebuilds$/m,
+    );
+    // The binary inside is the workspace's, byte for byte.
+    const unpacked = join(dir, "prebuild");
+    mkdirSync(unpacked);
+    execFileSync("tar", ["xzf", join(pkg, carried), "-C", unpacked]);
+    expect(readdirSync(join(unpacked, "build", "Release"))).toEqual(["better_sqlite3.node"]);
+    expect(
+      readFileSync(join(unpacked, "build", "Release", "better_sqlite3.node")).equals(
+        readFileSync(module.binary),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -155,16 +204,14 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
     expect(r).toMatchObject({ code: 0, stdout: `${release.version}\n` });
     // npm's link, and nothing of the source checkout anywhere in the installation.
     expect(readFileSync(join(installed, "package.json"), "utf8")).not.toContain("workspace");
+    // The module the command carries, unpacked by better-sqlite3's install script: nothing
+    // compiled (node-gyp leaves its Makefile, config.gypi and objects in build/).
+    const build = join(installed, "node_modules", "better-sqlite3", "build");
+    expect(readdirSync(build)).toEqual(["Release"]);
+    expect(readdirSync(join(build, "Release"))).toEqual(["better_sqlite3.node"]);
     expect(
-      existsSync(
-        join(
-          installed,
-          "node_modules",
-          "better-sqlite3",
-          "build",
-          "Release",
-          "better_sqlite3.node",
-        ),
+      readFileSync(join(build, "Release", "better_sqlite3.node")).equals(
+        readFileSync(workspaceModule().binary),
       ),
     ).toBe(true);
   });
@@ -350,6 +397,15 @@ describe("the command, installed with npm into an empty prefix, offline", () => 
     }
   });
 });
+
+/** The prebuilt binary's tarball inside the command's package. */
+function carriedFile(): string {
+  if (!release.nativeModule?.carried)
+    throw new Error(
+      `the release carries no native module: ${JSON.stringify(release.nativeModule)}`,
+    );
+  return release.nativeModule.file;
+}
 
 function manifests(pkg: string): string[] {
   const found = [join(pkg, "package.json")];
