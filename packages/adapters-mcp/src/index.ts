@@ -19,7 +19,7 @@ export type {
   CallRefusalCode,
   CallToolOptions,
   CallToolOutcome,
-} from "./conversation/callTool.js";
+} from "./conversation/callToolTypes.js";
 export { Conversation, openConversation } from "./conversation/conversation.js";
 export type {
   ConversationOptions,

@@ -10,7 +10,7 @@ import type {
 } from "@toolledger/core";
 import { merge, type Observable } from "rxjs";
 import type { AdapterError } from "./adapterError.js";
-import type { CallToolOptions, CallToolOutcome } from "./conversation/callTool.js";
+import type { CallToolOptions, CallToolOutcome } from "./conversation/callToolTypes.js";
 import { Conversation } from "./conversation/conversation.js";
 import type { ConversationOptions } from "./conversation/conversationOptions.js";
 import type { EnableToolsOutcome } from "./conversation/enableTools.js";

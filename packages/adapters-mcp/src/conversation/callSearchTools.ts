@@ -1,6 +1,6 @@
 import { SEARCH_TOOLS_NAME } from "@toolledger/core";
 import { readSearchToolsArgs, searchToolsResult } from "../searchToolsCall.js";
-import type { CallToolOutcome } from "./callTool.js";
+import type { CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { recordFinish, recordThrown } from "./recordFinish.js";
 

@@ -16,7 +16,8 @@ import { combineLatest, map, type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
 import type { ToolledgerHost } from "../host.js";
 import { type SessionEvent, StreamWriter } from "../streamWriter.js";
-import { type CallToolOptions, type CallToolOutcome, callTool } from "./callTool.js";
+import { callTool } from "./callTool.js";
+import type { CallToolOptions, CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationOptions } from "./conversationOptions.js";
 import type { ConversationParts } from "./conversationParts.js";
 import {

@@ -9,7 +9,7 @@ import {
   requesterAt,
   trackRequest,
 } from "./downstreamPeer.js";
-import { errorReporter, type GatewayOptions } from "./gatewayOptions.js";
+import type { HubServices } from "./hubServices.js";
 import { LogLevels } from "./logLevels.js";
 import { relayedMeta } from "./progressRelay.js";
 import { asError, ProtocolError, toProtocolError } from "./protocolError.js";
@@ -33,7 +33,7 @@ const serving = new WeakMap<ToolledgerHost, GatewayHub>();
  * clients, and the log level asked of each server. Whoever serves a host makes one and gives
  * it to every downstream session (`createGatewayServer`'s `hub`).
  */
-export class GatewayHub {
+export class GatewayHub implements HubServices {
   readonly host: ToolledgerHost;
   readonly peers = new Set<Peer>();
   readonly requestTimeoutMs: number;
@@ -165,17 +165,4 @@ export class GatewayHub {
       })
       .catch((error: unknown) => this.report(error));
   }
-}
-
-/** The hub `options` give, else a new one for `host` with their error reporter and timeout. */
-export function hubFor(host: ToolledgerHost, options: GatewayOptions): GatewayHub {
-  return (
-    options.hub ??
-    new GatewayHub(host, {
-      onError: errorReporter(options),
-      ...(options.requestTimeoutMs !== undefined
-        ? { requestTimeoutMs: options.requestTimeoutMs }
-        : {}),
-    })
-  );
 }

@@ -1,8 +1,12 @@
 import type { ToolledgerHost } from "../host.js";
 import type { ToolledgerSession } from "../session.js";
 import { createGatewayServer, type Downstream } from "./createGatewayServer.js";
-import { hubFor } from "./gatewayHub.js";
-import { errorReporter, type HttpGateway, type HttpGatewayOptions } from "./gatewayOptions.js";
+import {
+  errorReporter,
+  type HttpGateway,
+  type HttpGatewayOptions,
+  hubFor,
+} from "./gatewayOptions.js";
 import { type HttpHost, hostMcpOverHttp } from "./httpHost.js";
 
 /**

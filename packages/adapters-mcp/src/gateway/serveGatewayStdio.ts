@@ -2,8 +2,7 @@ import type { ToolledgerHost } from "../host.js";
 import type { ToolledgerSession } from "../session.js";
 import { answerToolCalls } from "./answerToolCalls.js";
 import { createGatewayServer } from "./createGatewayServer.js";
-import { hubFor } from "./gatewayHub.js";
-import { errorReporter, type Gateway, type StdioGatewayOptions } from "./gatewayOptions.js";
+import { errorReporter, type Gateway, hubFor, type StdioGatewayOptions } from "./gatewayOptions.js";
 import { StdioLineServerTransport } from "./stdioServerTransport.js";
 
 /**

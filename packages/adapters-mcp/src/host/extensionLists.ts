@@ -1,10 +1,10 @@
 import type { Command } from "@toolledger/core";
 import type { AdapterError } from "../adapterError.js";
 import type { StreamWriter } from "../streamWriter.js";
-import type { ExtensionSupervisor } from "./extensionSupervisor.js";
 import type { ResolvedHostOptions } from "./hostOptions.js";
 import { type CatalogList, declaredLists, recordCatalogList } from "./recordCatalog.js";
 import { RefetchScheduler } from "./refetchScheduler.js";
+import type { SupervisedExtension } from "./supervisedExtension.js";
 import {
   invalidateTools,
   listUntilCurrent,
@@ -59,7 +59,7 @@ export class ExtensionLists {
 
   /** A new connection: its tools (regardless of the registry) and its other lists; returns the tools listing's failure. */
   async listNew(
-    s: ExtensionSupervisor,
+    s: SupervisedExtension,
     note: (e: AdapterError) => string,
   ): Promise<AdapterError | null> {
     const [failure] = await Promise.all([this.listTools(s, true, note), this.#listCatalog(s)]);
@@ -72,7 +72,7 @@ export class ExtensionLists {
    * `force`: list it even when the registry holds a current list.
    */
   async listTools(
-    s: ExtensionSupervisor,
+    s: SupervisedExtension,
     force: boolean,
     note?: (e: AdapterError) => string,
   ): Promise<AdapterError | null> {
@@ -84,7 +84,7 @@ export class ExtensionLists {
   }
 
   /** R11: the server said tools/list_changed: invalidated now, listed when the burst ends. */
-  toolsChanged(s: ExtensionSupervisor): void {
+  toolsChanged(s: SupervisedExtension): void {
     invalidateTools(this.#tools, s);
     this.#refetch.changed(toolsKey(s.key), async (quiet) => {
       await listUntilCurrent(this.#tools, s, false, undefined, quiet);
@@ -92,7 +92,7 @@ export class ExtensionLists {
   }
 
   /** G1: a prompt or resource list change invalidates that list now; the refetch waits for the burst to end. */
-  catalogChanged(s: ExtensionSupervisor, list: CatalogList): void {
+  catalogChanged(s: SupervisedExtension, list: CatalogList): void {
     const type = list === "prompts" ? "InvalidatePrompts" : "InvalidateResources";
     this.#track(this.#writer.execute(() => ({ type, extension: s.key })));
     const generation = s.generation;
@@ -128,7 +128,7 @@ export class ExtensionLists {
   }
 
   /** G1: its prompts and resources (those its server declared), each until current. */
-  async #listCatalog(s: ExtensionSupervisor): Promise<void> {
+  async #listCatalog(s: SupervisedExtension): Promise<void> {
     const connection = s.connection;
     if (!connection) return;
     const generation = s.generation;

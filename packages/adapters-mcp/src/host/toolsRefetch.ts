@@ -1,8 +1,8 @@
 import { type Command, getExtension, isStale } from "@toolledger/core";
 import type { AdapterError } from "../adapterError.js";
 import type { StreamWriter } from "../streamWriter.js";
-import type { ExtensionSupervisor } from "./extensionSupervisor.js";
 import { recordToolsFetch, type ToolsFetchLimits } from "./recordToolsFetch.js";
+import type { SupervisedExtension } from "./supervisedExtension.js";
 
 /** What listing an extension's tools needs of its host. */
 export interface ToolsRefetchContext {
@@ -26,7 +26,7 @@ export const toolsKey = (key: string) => `tools\u0000${key}`;
  * R11: a list change invalidates the extension's tools now, once between two fetches: a
  * second ToolsInvalidated before the next fetch starts would change nothing.
  */
-export function invalidateTools(ctx: ToolsRefetchContext, s: ExtensionSupervisor): void {
+export function invalidateTools(ctx: ToolsRefetchContext, s: SupervisedExtension): void {
   if (s.invalidated) return;
   s.invalidated = true;
   const invalidation = ctx.writer.execute(() => ({ type: "InvalidateTools", extension: s.key }));
@@ -49,7 +49,7 @@ export function invalidateTools(ctx: ToolsRefetchContext, s: ExtensionSupervisor
  */
 export async function listUntilCurrent(
   ctx: ToolsRefetchContext,
-  s: ExtensionSupervisor,
+  s: SupervisedExtension,
   force: boolean,
   note: ((e: AdapterError) => string) | undefined,
   quiet: () => Promise<void>,
@@ -76,7 +76,7 @@ export async function listUntilCurrent(
 }
 
 /** Waits for the ToolsInvalidated queued for an extension, and any queued while it waited. */
-async function settledInvalidation(s: ExtensionSupervisor): Promise<void> {
+async function settledInvalidation(s: SupervisedExtension): Promise<void> {
   for (let queued = s.invalidation; queued !== null; ) {
     await queued;
     if (s.invalidation === queued || s.invalidation === null) return;
