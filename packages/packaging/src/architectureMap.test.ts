@@ -17,7 +17,7 @@ const MAX_LINES = 400;
  */
 const PENDING_SPLIT: ReadonlyMap<string, string> = new Map<string, string>([
   ["packages/core/src/search/boundedRegex.ts", "issue 35"],
-  ["packages/adapters-mcp/src/extensionConnection.ts", "issue 35"],
+  ["packages/adapters-mcp/src/connection/extensionConnection.ts", "issue 35"],
   ["packages/adapters-mcp/src/host/toolledgerHost.ts", "issue 35"],
   ["packages/store-postgres/src/postgresEventStore.ts", "issue 35"],
 ]);

@@ -1,5 +1,5 @@
 import { ENABLE_TOOLS_NAME } from "@toolledger/core";
-import type { ToolCallResult } from "../extensionConnection.js";
+import type { ToolCallResult } from "../connection/extensionConnection.js";
 import type { CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { enableForModel } from "./enableTools.js";

@@ -7,10 +7,9 @@ import {
   SEARCH_TOOLS_NAME,
   type ToolCallStarted,
 } from "@toolledger/core";
-import { unavailableAdvice } from "../_unavailableAdvice.js";
 import { AdapterError } from "../adapterError.js";
-import { capturePayload } from "../capturePayload.js";
-import type { ToolCallResult } from "../extensionConnection.js";
+import type { ToolCallResult } from "../connection/extensionConnection.js";
+import { capturePayload } from "../redaction/capturePayload.js";
 import { callEnableTools } from "./callEnableTools.js";
 import { callSearchTools } from "./callSearchTools.js";
 import type { CallToolOptions, CallToolOutcome } from "./callToolTypes.js";
@@ -18,6 +17,7 @@ import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";
 import { isCreateTaskResult } from "./isCreateTaskResult.js";
 import { errorText, recordFinish, recordThrown } from "./recordFinish.js";
+import { unavailableAdvice } from "./unavailableAdvice.js";
 
 /**
  * C4: calls a tool by its public name and records the call. The core resolves it (R13)

@@ -1,5 +1,5 @@
-import type { ToolCallResult } from "../extensionConnection.js";
-import type { UpstreamCallOptions } from "../host.js";
+import type { ToolCallResult } from "../connection/extensionConnection.js";
+import type { UpstreamCallOptions } from "../host/callUpstream.js";
 
 // callTool's options and outcome, in their own file: the built-in calls (enable_tools,
 // search_tools) that callTool hands a call to return the same outcome.

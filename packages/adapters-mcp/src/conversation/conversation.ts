@@ -14,8 +14,8 @@ import {
 } from "@toolledger/core";
 import { combineLatest, map, type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
-import type { ToolledgerHost } from "../host.js";
-import { type SessionEvent, StreamWriter } from "../streamWriter.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
+import { type SessionEvent, StreamWriter } from "../ledger/streamWriter.js";
 import { callTool } from "./callTool.js";
 import type { CallToolOptions, CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationOptions } from "./conversationOptions.js";

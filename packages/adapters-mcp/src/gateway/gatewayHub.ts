@@ -1,7 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Subscription } from "rxjs";
-import type { ToolledgerHost, UpstreamNotification } from "../host.js";
+import type { UpstreamNotification } from "../host/callUpstream.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import {
   type DownstreamExtra,
   newPeer,

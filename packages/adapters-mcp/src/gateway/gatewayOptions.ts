@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Conversation } from "../conversation/conversation.js";
 import type { ConversationOptions } from "../conversation/conversationOptions.js";
-import type { ToolledgerHost } from "../host.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { GatewayHub } from "./gatewayHub.js";
 import type { HttpHostOptions } from "./httpHost.js";
 

@@ -1,4 +1,4 @@
-import type { ToolledgerHost } from "../host.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
 import type { UpstreamTasks } from "./tasks/upstreamTasks.js";
 

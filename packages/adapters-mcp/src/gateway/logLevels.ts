@@ -1,5 +1,5 @@
 import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
-import type { UpstreamNotification } from "../host.js";
+import type { UpstreamNotification } from "../host/callUpstream.js";
 import { type DownstreamExtra, latestRequest, type Peer } from "./downstreamPeer.js";
 import type { HubServices } from "./hubServices.js";
 

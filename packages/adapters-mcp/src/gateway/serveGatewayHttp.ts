@@ -1,5 +1,5 @@
-import type { ToolledgerHost } from "../host.js";
-import type { ToolledgerSession } from "../session.js";
+import type { ToolledgerSession } from "../conversation/standaloneConversation.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { createGatewayServer, type Downstream } from "./createGatewayServer.js";
 import {
   errorReporter,

@@ -1,5 +1,5 @@
-import type { ToolledgerHost } from "../host.js";
-import type { ToolledgerSession } from "../session.js";
+import type { ToolledgerSession } from "../conversation/standaloneConversation.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { answerToolCalls } from "./answerToolCalls.js";
 import { createGatewayServer } from "./createGatewayServer.js";
 import { errorReporter, type Gateway, hubFor, type StdioGatewayOptions } from "./gatewayOptions.js";

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type AdapterError, asAdapterError } from "../adapterError.js";
+import { ExtensionConnection } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import { ExtensionConnection } from "../extensionConnection.js";
 import { hostAuthorizer } from "../oauth/oauthRuntime.js";
 import type { ServerAuthorizer } from "../oauth/serverAuthorizer.js";
 import type { ExtensionPhase, ExtensionStatus } from "./extensionStatus.js";

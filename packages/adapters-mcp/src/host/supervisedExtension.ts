@@ -1,4 +1,4 @@
-import type { ExtensionConnection } from "../extensionConnection.js";
+import type { ExtensionConnection } from "../connection/extensionConnection.js";
 import type { ExtensionStatus } from "./extensionStatus.js";
 
 /**

@@ -1,17 +1,17 @@
 import type { Command } from "@toolledger/core";
 import type { Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
-import type { UpstreamMessage } from "../extensionConnection.js";
-import type { Redactor } from "../redactor.js";
-import type { StreamWriter } from "../streamWriter.js";
+import type { UpstreamMessage } from "../connection/extensionConnection.js";
+import type { StreamWriter } from "../ledger/streamWriter.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { BackgroundWork } from "./backgroundWork.js";
 import type { UpstreamNotification, UpstreamRequestHandler } from "./callUpstream.js";
-import type { ExtensionLists } from "./extensionLists.js";
 import type { ExtensionStatus } from "./extensionStatus.js";
 import type { ResolvedHostOptions } from "./hostOptions.js";
-import type { HostPins } from "./hostPins.js";
-import { type CatalogList, recordCatalogLoss } from "./recordCatalog.js";
-import { recordFetchFailure } from "./recordToolsFetch.js";
+import type { ExtensionLists } from "./lists/extensionLists.js";
+import { type CatalogList, recordCatalogLoss } from "./lists/recordCatalog.js";
+import { recordFetchFailure } from "./lists/recordToolsFetch.js";
+import type { HostPins } from "./pins/hostPins.js";
 import type { SupervisedExtension } from "./supervisedExtension.js";
 
 /** What a supervisor tells its host, and asks of it. */

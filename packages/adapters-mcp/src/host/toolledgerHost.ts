@@ -14,11 +14,10 @@ import {
 } from "@toolledger/core";
 import { type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
+import type { ExtensionConnection, ToolCallResult } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import type { ExtensionConnection, ToolCallResult } from "../extensionConnection.js";
-import type { PinKeeper } from "../pinKeeper.js";
-import { Redactor } from "../redactor.js";
-import type { SessionEvent, StreamWriter } from "../streamWriter.js";
+import type { SessionEvent, StreamWriter } from "../ledger/streamWriter.js";
+import { Redactor } from "../redaction/redactor.js";
 import { addExtensionCommand } from "./addExtensionCommand.js";
 import { BackgroundWork } from "./backgroundWork.js";
 import {
@@ -27,13 +26,14 @@ import {
   type UpstreamNotification,
   type UpstreamRequestHandler,
 } from "./callUpstream.js";
-import { ExtensionLists } from "./extensionLists.js";
 import type { AddResult, ExtensionStatus } from "./extensionStatus.js";
 import { ExtensionSupervisor } from "./extensionSupervisor.js";
 import { HostLease } from "./hostLease.js";
 import { type HostOptions, type ResolvedHostOptions, resolveHostOptions } from "./hostOptions.js";
-import { HostPins } from "./hostPins.js";
+import { ExtensionLists } from "./lists/extensionLists.js";
 import { openRegistry } from "./openRegistry.js";
+import { HostPins } from "./pins/hostPins.js";
+import type { PinKeeper } from "./pins/pinKeeper.js";
 import { recordUnfinishedStart } from "./recordUnfinishedStart.js";
 import { startAdded } from "./startAdded.js";
 import { untilListed, untilStartedFor } from "./startupWaits.js";

@@ -1,4 +1,4 @@
-import type { UpstreamMessage } from "../../extensionConnection.js";
+import type { UpstreamMessage } from "../../connection/extensionConnection.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
 import type { HubServices } from "../hubServices.js";
 import { relatedTaskId, withRelatedTask } from "./taskEntry.js";
