@@ -17,8 +17,6 @@ const MAX_LINES = 400;
  */
 const PENDING_SPLIT: ReadonlyMap<string, string> = new Map<string, string>([
   ["packages/core/src/search/boundedRegex.ts", "issue 35"],
-  ["packages/adapters-mcp/src/connection/extensionConnection.ts", "issue 35"],
-  ["packages/adapters-mcp/src/host/toolledgerHost.ts", "issue 35"],
   ["packages/store-postgres/src/postgresEventStore.ts", "issue 35"],
 ]);
 
@@ -32,7 +30,6 @@ const ROOMS_PENDING: ReadonlySet<string> = new Set([
   "core",
   "store-sqlite",
   "store-postgres",
-  "adapters-mcp",
   "cli",
 ]);
 const MAX_TOP_ENTRIES = 15;

@@ -1,15 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  McpError,
-  type ServerCapabilities,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { AdapterError } from "../adapterError.js";
-import { describeConfig, type ExtensionConfig } from "../extensionConfig.js";
+import type { ExtensionConfig } from "../extensionConfig.js";
 import { Redactor } from "../redaction/redactor.js";
 import {
   authorizationFailure,
@@ -23,17 +18,17 @@ import {
   type ToolCallResult,
   ToolsPage,
   UPSTREAM_CLIENT_CAPABILITIES,
-  type UpstreamMessage,
 } from "./connectionTypes.js";
 import { DirectRequests } from "./directRequests.js";
-import { endWithThisProcess } from "./endWithThisProcess.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./lineBuffer.js";
 import { openTransport } from "./openTransport.js";
-import { describeOversize, oversizeOfTransportError, oversizeReply } from "./oversize.js";
+import { describeOversize, oversizeOfTransportError } from "./oversize.js";
 import { ProgressRouter } from "./progressRouter.js";
-import { type FailureContext, requestFailure, serverText } from "./requestFailure.js";
-import { afterStart, childProcessOf, interceptMessages, useLineBuffer } from "./sdkPatches.js";
-import { StderrTail } from "./stderrTail.js";
+import { type FailureContext, requestFailure } from "./requestFailure.js";
+import { routeIncoming } from "./routeIncoming.js";
+import { interceptMessages } from "./sdkPatches.js";
+import { ServerProcess } from "./serverProcess.js";
+import { startFailure } from "./startFailure.js";
 
 // Its types live in connection/connectionTypes.ts; re-exported for the host and the conversation.
 export type {
@@ -44,13 +39,11 @@ export type {
   UpstreamMessage,
 } from "./connectionTypes.js";
 
-/** What `stderrTail` returns, and what a failure message quotes of it. */
-const STDERR_TAIL_CHARS = 4096;
-const STDERR_IN_MESSAGE_CHARS = 800;
-
 /**
  * One live MCP client connection to an extension's server. Every SDK client call of the
- * adapters goes through here, so the SDK's next major changes one file.
+ * adapters goes through here and the files beside it in connection/ (what the server sends of
+ * its own is routed by routeIncoming.ts, its process watched by serverProcess.ts, a failed start
+ * told by startFailure.ts), so the SDK's next major changes this folder.
  */
 export class ExtensionConnection {
   readonly config: ExtensionConfig;
@@ -60,8 +53,8 @@ export class ExtensionConnection {
   readonly #onWarning: ((message: string) => void) | undefined;
   readonly #redactorSource: () => Redactor;
   readonly #auth: ConnectionAuth | undefined;
-  readonly #stderr: StderrTail;
-  #exit: string | null = null;
+  /** A stdio server's process: its stderr tail and its exit. */
+  readonly #process: ServerProcess;
   #closing = false;
   #closed = false;
   #ready = false;
@@ -85,7 +78,7 @@ export class ExtensionConnection {
     const redactor = options.redactor ?? Redactor.forConfigs([config]);
     this.#redactorSource = typeof redactor === "function" ? redactor : () => redactor;
     this.#auth = options.auth;
-    this.#stderr = new StderrTail(this.#redactor);
+    this.#process = new ServerProcess(this.#redactor);
     this.#progress = new ProgressRouter((error) => client.onerror?.(error));
     this.#direct = new DirectRequests(transport, (error) => client.onerror?.(error));
   }
@@ -105,8 +98,12 @@ export class ExtensionConnection {
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport)
-      connection.#watchProcess(transport, maxMessageBytes);
-    connection.#route(options);
+      connection.#process.watch(transport, maxMessageBytes);
+    routeIncoming(client, options, {
+      progress: connection.#progress,
+      transportError: (error) => connection.#transportError(error),
+      closed: () => connection.#handleClose(),
+    });
     await connection.#handshake(options);
     // A reply to a request of ours settles it, and a progress report for one goes to its
     // relay, as they are read (see interceptMessages and DirectRequests).
@@ -115,49 +112,6 @@ export class ExtensionConnection {
       (message) => connection.#direct.take(message) || connection.#progress.relay(message),
     );
     return connection;
-  }
-
-  /** A stdio server's stderr (kept for failure messages), its oversized lines, and its exit. */
-  #watchProcess(transport: StdioClientTransport, maxMessageBytes: number): void {
-    transport.stderr?.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
-    // An oversized line fails only the request it answered (see useLineBuffer).
-    useLineBuffer(transport, maxMessageBytes, oversizeReply);
-    afterStart(transport, () => {
-      // Without the process (a future SDK), reports just lack the exit code.
-      const child = childProcessOf(transport);
-      child?.once("exit", (code, signal) => {
-        this.#exit = signal ? `signal ${signal}` : `code ${code}`;
-      });
-      if (child) endWithThisProcess(child);
-    });
-  }
-
-  /** Where the server's notifications, requests, errors and close go. */
-  #route(options: ConnectOptions): void {
-    const client = this.#client;
-    client.onerror = (error) => this.#transportError(error);
-    if (options.onListChanged) {
-      const onListChanged = options.onListChanged;
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
-    }
-    // Progress goes through the fallback handler, unparsed: a burst of 1,000 reports spent
-    // most of its relay time in the SDK's schema parse of each one (see ProgressRouter).
-    client.removeNotificationHandler("notifications/progress");
-    const onNotification = options.onNotification;
-    client.fallbackNotificationHandler = async (n) => {
-      if (n.method === "notifications/progress") {
-        this.#progress.relayParsed(n.params as Record<string, unknown> | undefined);
-        return;
-      }
-      onNotification?.(n as unknown as UpstreamMessage);
-    };
-    if (options.onRequest) {
-      const onRequest = options.onRequest;
-      // A fallback handler passes the request and the result on as sent (no SDK re-validation).
-      client.fallbackRequestHandler = async (request, extra) =>
-        (await onRequest(request as unknown as UpstreamMessage, extra.signal)) as never;
-    }
-    client.onclose = () => this.#handleClose();
   }
 
   /** The MCP handshake, within the start timeout; a failure is START_FAILED with why (and the stderr tail). */
@@ -175,19 +129,13 @@ export class ExtensionConnection {
       this.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
-      const unauthorized = authorizationFailure(error, this.#auth, this.#redactor);
-      if (unauthorized) throw unauthorized;
-      const why =
-        error instanceof McpError && error.code === ErrorCode.RequestTimeout
-          ? `the MCP handshake did not complete within ${startTimeoutMs} ms`
-          : serverText(error, this.#redactor);
-      throw new AdapterError(
-        "START_FAILED",
-        this.#redact(
-          `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${why}${this.#exitText()}${this.#stderrText()}. Check the command or URL and run it by hand to see why.`,
-        ),
-        { cause: error },
-      );
+      throw startFailure(error, {
+        config,
+        startTimeoutMs,
+        auth: this.#auth,
+        redactor: this.#redactor,
+        process: this.#process,
+      });
     } finally {
       options.signal?.removeEventListener("abort", abandon);
     }
@@ -206,7 +154,7 @@ export class ExtensionConnection {
 
   /** The last few KB the server wrote to stderr (stdio only), secrets redacted. */
   get stderrTail(): string {
-    return this.#stderr.read(STDERR_TAIL_CHARS);
+    return this.#process.stderrTail;
   }
 
   /** Server instructions from the handshake, if any. */
@@ -371,7 +319,7 @@ export class ExtensionConnection {
     // Let the child's exit event land first so the reason carries the exit code.
     setImmediate(() => {
       this.#lostReason ??= this.#redact(
-        `the server closed the connection${this.#exitText()}${this.#stderrText()}`,
+        `the server closed the connection${this.#process.exitText()}${this.#process.stderrText()}`,
       );
       this.#onLost?.(this.#lostReason);
     });
@@ -385,15 +333,6 @@ export class ExtensionConnection {
   /** Env and header values never leave the adapter, even when a server prints them. */
   #redact(text: string): string {
     return this.#redactor.redact(text);
-  }
-
-  #exitText(): string {
-    return this.#exit ? ` (exited with ${this.#exit})` : "";
-  }
-
-  #stderrText(): string {
-    const tail = this.#stderr.read(STDERR_IN_MESSAGE_CHARS);
-    return tail === "" ? "" : `; stderr tail: ${tail}`;
   }
 
   #who(): string {
