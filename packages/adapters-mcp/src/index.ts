@@ -1,3 +1,10 @@
+import {
+  openStandaloneConversation,
+  StandaloneConversation,
+  type StandaloneConversationOptions,
+} from "./conversation/standaloneConversation.js";
+import type { StreamEvent } from "./ledger/streamEvent.js";
+
 export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
 export type { ConnectionAuth } from "./connection/connectionAuth.js";
 export {
@@ -25,9 +32,9 @@ export type {
 export type { EnableToolsOutcome } from "./conversation/enableTools.js";
 export { newConversationId } from "./conversation/newConversationId.js";
 export {
-  openSession,
-  type SessionOptions,
-  ToolledgerSession,
+  openStandaloneConversation,
+  StandaloneConversation,
+  type StandaloneConversationOptions,
 } from "./conversation/standaloneConversation.js";
 export {
   configFingerprint,
@@ -72,7 +79,8 @@ export {
 } from "./host/hostOptions.js";
 export { compactTime, newRegistryStreamId } from "./host/registryStreamId.js";
 export { openHost, ToolledgerHost } from "./host/toolledgerHost.js";
-export { type SessionEvent, StreamWriter } from "./ledger/streamWriter.js";
+export type { StreamEvent } from "./ledger/streamEvent.js";
+export { StreamWriter } from "./ledger/streamWriter.js";
 export * from "./oauth/index.js";
 export {
   capturePayload,
@@ -88,3 +96,17 @@ export {
   type ServerName,
   serverScriptPath,
 } from "./servers/serverScriptPath.js";
+
+// Issue 35 (one word per thing): the 0.2 names of a conversation with a host of its own and of
+// a stream's event, kept for one minor version (0.3.x).
+
+/** @deprecated use StandaloneConversation (removed in 0.4.0). */
+export const ToolledgerSession = StandaloneConversation;
+/** @deprecated use StandaloneConversation (removed in 0.4.0). */
+export type ToolledgerSession = StandaloneConversation;
+/** @deprecated use openStandaloneConversation (removed in 0.4.0). */
+export const openSession = openStandaloneConversation;
+/** @deprecated use StandaloneConversationOptions (removed in 0.4.0). */
+export type SessionOptions = StandaloneConversationOptions;
+/** @deprecated use StreamEvent (removed in 0.4.0). */
+export type SessionEvent = StreamEvent;

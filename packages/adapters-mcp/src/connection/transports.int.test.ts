@@ -1,23 +1,26 @@
 import { getExtension } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdapterError } from "../adapterError.js";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { describeConfig } from "../extensionConfig.js";
 import { type RunningHttpServer, shipped, startHttpServer } from "../testing/fixtures.js";
 
-const text = (outcome: Awaited<ReturnType<ToolledgerSession["callTool"]>>): string => {
+const text = (outcome: Awaited<ReturnType<StandaloneConversation["callTool"]>>): string => {
   if (!outcome.ok) throw new Error(`call refused: ${outcome.error.message}`);
   return (outcome.result.content as { text: string }[]).map((c) => c.text).join("");
 };
 
 describe('a legacy HTTP+SSE server (goose `sse`, Cursor `"type": "sse"`)', () => {
   let sse: RunningHttpServer;
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   const KEY = "sse-api-key-value";
 
   beforeAll(async () => {
     sse = await startHttpServer("sse");
-    session = await openSession({ requestTimeoutMs: 5_000 });
+    session = await openStandaloneConversation({ requestTimeoutMs: 5_000 });
   });
   afterAll(async () => {
     await session?.close();
@@ -52,9 +55,9 @@ describe('a legacy HTTP+SSE server (goose `sse`, Cursor `"type": "sse"`)', () =>
 });
 
 describe("what a stdio server inherits (baseEnv) and what it is told (env)", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   beforeAll(async () => {
-    session = await openSession();
+    session = await openStandaloneConversation();
   });
   afterAll(async () => {
     await session?.close();
@@ -95,9 +98,9 @@ describe("what a stdio server inherits (baseEnv) and what it is told (env)", () 
 });
 
 describe("per-server timeouts", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   beforeAll(async () => {
-    session = await openSession({ callTimeoutMs: 60_000, requestTimeoutMs: 5_000 });
+    session = await openStandaloneConversation({ callTimeoutMs: 60_000, requestTimeoutMs: 5_000 });
   });
   afterAll(async () => {
     await session?.close();
@@ -128,7 +131,7 @@ describe("per-server timeouts", () => {
 
 describe("secrets expanded into the command line", () => {
   it("never appear in a start failure, its event or describeConfig", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     try {
       const ARG_SECRET = "arg-secret-4242";
       const config = shipped("leaky", "faulty", ["--crash-on-start", `--token=${ARG_SECRET}`], {

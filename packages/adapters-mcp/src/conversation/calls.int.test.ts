@@ -7,7 +7,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipped } from "../testing/fixtures.js";
 import { openConversation } from "./conversation.js";
-import { openSession, type ToolledgerSession } from "./standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "./standaloneConversation.js";
 
 // C4 against real server processes: every outcome class is recorded, refusals with their reason.
 
@@ -15,9 +18,9 @@ const SECRET = "sekret-value-1234567";
 
 describe("C4 every tools/call is recorded with its outcome", () => {
   const store = new InMemoryEventStore();
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   beforeAll(async () => {
-    session = await openSession({
+    session = await openStandaloneConversation({
       store,
       streamId: "calls",
       requestTimeoutMs: 5_000,
@@ -138,9 +141,9 @@ describe("C4 every tools/call is recorded with its outcome", () => {
 
 describe("C4 the gateway's calls written behind (relaxed, L1): answered first, stored in the next group commit", () => {
   const store = new InMemoryEventStore();
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   beforeAll(async () => {
-    session = await openSession({
+    session = await openStandaloneConversation({
       store,
       streamId: "answer-first",
       requestTimeoutMs: 5_000,

@@ -15,7 +15,7 @@ import {
 import { combineLatest, map, type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
 import type { ToolledgerHost } from "../host/toolledgerHost.js";
-import { type SessionEvent, StreamWriter } from "../ledger/streamWriter.js";
+import { type StreamEvent, StreamWriter } from "../ledger/streamWriter.js";
 import { callTool } from "./callTool.js";
 import type { CallToolOptions, CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationOptions } from "./conversationOptions.js";
@@ -42,7 +42,7 @@ export class Conversation {
   readonly id: string;
   readonly host: ToolledgerHost;
   /** Every event of this conversation's stream, as it is stored or arrives from elsewhere. */
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   /** What the model sees: the conversation composed with the host's registry. */
   readonly state$: Observable<State>;
   /**

@@ -2,18 +2,21 @@ import type { ToolledgerEvent } from "@toolledger/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { shipped } from "../testing/fixtures.js";
 import type { ConversationOptions, EnableRequest } from "./conversationOptions.js";
-import { openSession, type ToolledgerSession } from "./standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "./standaloneConversation.js";
 
 // Issue 11.3 (D5): a host whose permission layer sits between the model's enable_tools
 // request and its outcome, against a real MCP server.
 
-const open: ToolledgerSession[] = [];
+const open: StandaloneConversation[] = [];
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
 async function session(authorizeEnable?: ConversationOptions["authorizeEnable"]) {
-  const s = await openSession({
+  const s = await openStandaloneConversation({
     conversation: {
       deferral: { mode: "lookup" },
       ...(authorizeEnable ? { authorizeEnable } : {}),
@@ -24,7 +27,7 @@ async function session(authorizeEnable?: ConversationOptions["authorizeEnable"])
   return s;
 }
 
-const enableEvents = async (s: ToolledgerSession): Promise<ToolledgerEvent[]> =>
+const enableEvents = async (s: StandaloneConversation): Promise<ToolledgerEvent[]> =>
   (await s.store.readStream(s.streamId))
     .map((e) => e.event)
     .filter((e) => e.type === "EnableToolsRequested" || e.type === "EnableToolsResponded");

@@ -11,7 +11,7 @@ import {
 } from "@toolledger/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AdapterError } from "../adapterError.js";
-import type { SessionEvent } from "../ledger/streamWriter.js";
+import type { StreamEvent } from "../ledger/streamWriter.js";
 import { exampleServers } from "../servers/serverScriptPath.js";
 import {
   everything,
@@ -21,15 +21,18 @@ import {
   startHttpServer,
   waitFor,
 } from "../testing/fixtures.js";
-import { openSession, type ToolledgerSession } from "./standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "./standaloneConversation.js";
 
-const text = (outcome: Awaited<ReturnType<ToolledgerSession["callTool"]>>): string => {
+const text = (outcome: Awaited<ReturnType<StandaloneConversation["callTool"]>>): string => {
   if (!outcome.ok) throw new Error(`call refused: ${outcome.error.message}`);
   return (outcome.result.content as { text: string }[]).map((c) => c.text).join("");
 };
 
 describe("a session aggregating real servers (R3, R9, R12, R13, D3)", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   let http: RunningHttpServer;
   let dir: string;
   const store = new InMemoryEventStore();
@@ -38,7 +41,7 @@ describe("a session aggregating real servers (R3, R9, R12, R13, D3)", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolledger-agg-"));
     http = await startHttpServer();
-    session = await openSession({ store, streamId: "agg", requestTimeoutMs: 5_000 });
+    session = await openStandaloneConversation({ store, streamId: "agg", requestTimeoutMs: 5_000 });
     const results = await session.addExtensions([
       shipped("Paged Server", "paged", ["--tools", "25", "--page-size", "10"]),
       everything(),
@@ -125,10 +128,10 @@ describe("a session aggregating real servers (R3, R9, R12, R13, D3)", () => {
 });
 
 describe("live list changes (R11)", () => {
-  let session: ToolledgerSession;
-  const seen: SessionEvent[] = [];
+  let session: StandaloneConversation;
+  const seen: StreamEvent[] = [];
   beforeAll(async () => {
-    session = await openSession({ requestTimeoutMs: 5_000, refetchDebounceMs: 40 });
+    session = await openStandaloneConversation({ requestTimeoutMs: 5_000, refetchDebounceMs: 40 });
     session.events$.subscribe((e) => seen.push(e));
     await session.addExtensions([
       shipped("changing", "changing"),
@@ -221,9 +224,9 @@ describe("live list changes (R11)", () => {
 });
 
 describe("deferred loading through the session (D4, D5, D9)", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   beforeAll(async () => {
-    session = await openSession();
+    session = await openStandaloneConversation();
     await session.configureDeferral("lookup", ["calc__calculate"]);
     await session.addExtensions([shipped("calc", "calculator"), shipped("notes", "notes")]);
   });
@@ -280,9 +283,9 @@ describe("deferred loading through the session (D4, D5, D9)", () => {
 });
 
 describe("call timeout and cancellation", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   beforeAll(async () => {
-    session = await openSession({ callTimeoutMs: 5_000, requestTimeoutMs: 2_000 });
+    session = await openStandaloneConversation({ callTimeoutMs: 5_000, requestTimeoutMs: 2_000 });
     await session.addExtension(shipped("faulty", "faulty"));
   });
   afterAll(async () => {
@@ -326,7 +329,7 @@ describe("call timeout and cancellation", () => {
 
 describe("session lifecycle", () => {
   it("starts the example servers, whose tools really compute", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     try {
       await session.addExtensions(exampleServers());
       expect(session.listTools().map((t) => t.publicName)).toEqual(
@@ -361,12 +364,16 @@ describe("session lifecycle", () => {
   it("resumes a stream: the same config appends no ExtensionAdded (R6) but fetches again; remove drops the tools (R7)", async () => {
     const store = new InMemoryEventStore();
     const config = shipped("paged", "paged", ["--tools", "4"]);
-    const first = await openSession({ store, streamId: "s", registryStreamId: "h" });
+    const first = await openStandaloneConversation({ store, streamId: "s", registryStreamId: "h" });
     await first.addExtension(config);
     await first.close();
     const length = (await store.readStream("h")).length;
 
-    const second = await openSession({ store, streamId: "s", registryStreamId: "h" });
+    const second = await openStandaloneConversation({
+      store,
+      streamId: "s",
+      registryStreamId: "h",
+    });
     try {
       expect(second.modelView()).toEqual(first.modelView());
       expect(second.state.conversation).toMatchObject({ status: "open", resumes: 1 });
@@ -388,7 +395,7 @@ describe("session lifecycle", () => {
   });
 
   it("refuses work after close", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     await session.close();
     await expect(session.callTool("x__y", {})).rejects.toMatchObject({ code: "SESSION_CLOSED" });
   });

@@ -14,13 +14,13 @@ import type { ExtensionConfig } from "../extensionConfig.js";
 import type { AddResult, ExtensionStatus } from "../host/extensionStatus.js";
 import type { HostOptions } from "../host/hostOptions.js";
 import { ToolledgerHost } from "../host/toolledgerHost.js";
-import type { SessionEvent } from "../ledger/streamWriter.js";
+import type { StreamEvent } from "../ledger/streamEvent.js";
 import type { CallToolOptions, CallToolOutcome } from "./callToolTypes.js";
 import { Conversation } from "./conversation.js";
 import type { ConversationOptions } from "./conversationOptions.js";
 import type { EnableToolsOutcome } from "./enableTools.js";
 
-export interface SessionOptions extends Omit<HostOptions, "state"> {
+export interface StandaloneConversationOptions extends Omit<HostOptions, "state"> {
   /** The conversation stream. Default `conv-…`; an existing conversation is resumed. */
   streamId?: string;
   /** The registry stream. Default `host-…`. */
@@ -31,16 +31,16 @@ export interface SessionOptions extends Omit<HostOptions, "state"> {
 }
 
 /**
- * One host with one conversation: the shape of a single-user agent (and of the first
- * release's API). Registry work goes to `host`, the model's side to `conversation`; each
- * writes its own stream (C1). Hosts that serve several conversations use ToolledgerHost
- * and openConversation directly.
+ * A conversation with a host of its own: the shape of a single-user agent (and of the first
+ * release's API, where it was called ToolledgerSession). Registry work goes to `host`, the
+ * model's side to `conversation`; each writes its own stream (C1). Hosts that serve several
+ * conversations use ToolledgerHost and openConversation directly.
  */
-export class ToolledgerSession {
+export class StandaloneConversation {
   readonly host: ToolledgerHost;
   readonly conversation: Conversation;
   /** Events of both streams, once stored. */
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   /** The conversation's state (registry composed in). */
   readonly state$: Observable<State>;
   readonly errors$: Observable<AdapterError>;
@@ -53,7 +53,7 @@ export class ToolledgerSession {
     this.errors$ = merge(host.errors$, conversation.errors$);
   }
 
-  static async open(options: SessionOptions = {}): Promise<ToolledgerSession> {
+  static async open(options: StandaloneConversationOptions = {}): Promise<StandaloneConversation> {
     const { streamId, conversation: conversationOptions, ...hostOptions } = options;
     const host = await ToolledgerHost.open(hostOptions);
     try {
@@ -62,7 +62,7 @@ export class ToolledgerSession {
         ...conversationOptions,
         ...(streamId ? { id: streamId } : {}),
       });
-      return new ToolledgerSession(host, conversation);
+      return new StandaloneConversation(host, conversation);
     } catch (error) {
       await host.close();
       throw error;
@@ -174,7 +174,9 @@ export class ToolledgerSession {
   }
 }
 
-/** Opens a session: one host and one conversation (see ToolledgerSession.open). */
-export function openSession(options: SessionOptions = {}): Promise<ToolledgerSession> {
-  return ToolledgerSession.open(options);
+/** Opens a standalone conversation: one host and one conversation (see StandaloneConversation.open). */
+export function openStandaloneConversation(
+  options: StandaloneConversationOptions = {},
+): Promise<StandaloneConversation> {
+  return StandaloneConversation.open(options);
 }

@@ -7,7 +7,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { type RunningHttpServer, shipped, startHttpServer } from "../testing/fixtures.js";
 import type { HttpGateway } from "./gatewayOptions.js";
 import { serveGatewayHttp } from "./serveGatewayHttp.js";
@@ -68,14 +71,14 @@ const failures = (checks: Check[]) =>
 
 describe(`G3 conformance suite ${CONFORMANCE_VERSION}, server mode`, () => {
   let upstream: RunningHttpServer;
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   let gateway: HttpGateway;
   let direct: Map<string, Check[]>;
   let through: Map<string, Check[]>;
 
   beforeAll(async () => {
     upstream = await startHttpServer("reference", ["--http", "--port", "0"]);
-    session = await openSession();
+    session = await openStandaloneConversation();
     await session.addExtension(shipped("reference", "reference", [], { exposeUnprefixed: true }));
     gateway = await serveGatewayHttp(session, { port: 0 });
     direct = await runSuite(upstream.url);

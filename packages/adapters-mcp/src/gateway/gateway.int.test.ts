@@ -12,7 +12,10 @@ import { loadConversationState, type ToolledgerEvent } from "@toolledger/core";
 import { initializeBody, MCP_POST_HEADERS, postInitialize } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
 import { shipped } from "../testing/fixtures.js";
 import { type ServeStdioTransport, serveStdioTransport } from "../testing/serveCli.js";
@@ -133,7 +136,7 @@ function scenario(get: () => Downstream) {
 
 describe("gateway over streamable HTTP, with the SQLite store", () => {
   let dir: string;
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   let gateway: HttpGateway;
   let downstream: Downstream;
   let dbFile: string;
@@ -141,7 +144,10 @@ describe("gateway over streamable HTTP, with the SQLite store", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolledger-gw-"));
     dbFile = join(dir, "events.db");
-    session = await openSession({ store: openSqliteEventStore(dbFile), streamId: "gateway-http" });
+    session = await openStandaloneConversation({
+      store: openSqliteEventStore(dbFile),
+      streamId: "gateway-http",
+    });
     await session.configureDeferral(deferral.mode, deferral.alwaysLoad);
     await session.addExtensions(extensions);
     gateway = await serveGatewayHttp(session);
@@ -219,7 +225,7 @@ describe("gateway over stdio (toolledger serve)", () => {
 
 describe("gateway over HTTP: loopback only", () => {
   it("refuses a request whose Host header is not the loopback address (DNS rebinding)", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     const gateway = await serveGatewayHttp(session);
     try {
       const { request } = await import("node:http");

@@ -3,7 +3,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { initializeBody, postInitialize } from "@toolledger/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { shipped } from "../testing/fixtures.js";
 import type { HttpGateway } from "./gatewayOptions.js";
 import { serveGatewayHttp } from "./serveGatewayHttp.js";
@@ -17,13 +20,13 @@ function post(url: URL, headers: Record<string, string>): Promise<Response> {
 }
 
 describe("bearer token and Origin checks", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   let gateway: HttpGateway;
   let errors: string[];
 
   beforeAll(async () => {
     errors = [];
-    session = await openSession();
+    session = await openStandaloneConversation();
     await session.addExtensions([shipped("notes", "notes")]);
     gateway = await serveGatewayHttp(session, {
       host: "0.0.0.0",
@@ -113,7 +116,7 @@ describe("bearer token and Origin checks", () => {
 
 describe("binding", () => {
   it("beyond loopback without a token is refused; a short token is refused", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     try {
       await expect(serveGatewayHttp(session, { host: "0.0.0.0" })).rejects.toThrow(
         /needs a bearer token/,
@@ -127,7 +130,7 @@ describe("binding", () => {
   });
 
   it("on loopback without a token, a bad Origin is still refused and a rebinding Host too", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     const gateway = await serveGatewayHttp(session);
     try {
       const bad = await post(gateway.url, { origin: "http://attacker.example:8080" });

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { openSession } from "../conversation/standaloneConversation.js";
+import { openStandaloneConversation } from "../conversation/standaloneConversation.js";
 import { shipped } from "../testing/fixtures.js";
 import { serveOverStdio } from "../testing/serveCli.js";
 
@@ -79,7 +79,7 @@ describe("issue 10.3 a malformed tool never hides the others from SDK clients", 
   });
 
   it("R9 each rejected tool is a rejected_tool diagnostic with its reason; the rest of the server is served", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     cleanup.push(() => session.close());
     await session.addExtension(shipped("bad", "malformed"));
     expect(session.listTools().map((t) => t.publicName)).toEqual(["bad__add", "bad__echo"]);

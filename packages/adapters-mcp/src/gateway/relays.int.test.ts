@@ -15,7 +15,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { catalog, replay } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { openHost } from "../host/toolledgerHost.js";
 import { shipped } from "../testing/fixtures.js";
 import type { HttpGateway } from "./gatewayOptions.js";
@@ -33,13 +36,13 @@ async function until(what: string, done: () => boolean, ms = 10_000): Promise<vo
 }
 
 describe("G1 through a prefixed upstream", () => {
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   let gateway: HttpGateway;
   let client: Client;
   const seen = { logs: [] as string[], updates: [] as string[], promptChanges: 0, sampling: 0 };
 
   beforeAll(async () => {
-    session = await openSession();
+    session = await openStandaloneConversation();
     await session.configureDeferral("lookup", [
       "ref__test_tool_with_progress",
       "ref__test_sampling",
@@ -236,7 +239,7 @@ describe("G1 sampling goes to the client whose call caused it", () => {
 
 describe("G1 sampling for a client that did not declare it", () => {
   it("the server gets the standard not-supported error, and the client the server's failure", async () => {
-    const session = await openSession();
+    const session = await openStandaloneConversation();
     await session.addExtension(shipped("ref", "reference"));
     const gateway = await serveGatewayHttp(session, { port: 0 });
     const client = new Client({ name: "no-sampling", version: "1.0.0" });

@@ -1,4 +1,4 @@
-import type { ToolledgerSession } from "../conversation/standaloneConversation.js";
+import type { StandaloneConversation } from "../conversation/standaloneConversation.js";
 import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { createGatewayServer, type Downstream } from "./createGatewayServer.js";
 import {
@@ -14,7 +14,7 @@ import { type HttpHost, hostMcpOverHttp } from "./httpHost.js";
  * conversation (C2), closed when the client ends the session or the gateway stops.
  */
 export async function serveGatewayHttp(
-  source: ToolledgerHost | ToolledgerSession,
+  source: ToolledgerHost | StandaloneConversation,
   options: HttpGatewayOptions = {},
 ): Promise<HttpGateway> {
   const report = errorReporter(options);

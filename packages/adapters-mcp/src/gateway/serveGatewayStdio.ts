@@ -1,4 +1,4 @@
-import type { ToolledgerSession } from "../conversation/standaloneConversation.js";
+import type { StandaloneConversation } from "../conversation/standaloneConversation.js";
 import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { answerToolCalls } from "./answerToolCalls.js";
 import { createGatewayServer } from "./createGatewayServer.js";
@@ -10,7 +10,7 @@ import { StdioLineServerTransport } from "./stdioServerTransport.js";
  * one conversation, closed when the client goes away.
  */
 export async function serveGatewayStdio(
-  source: ToolledgerHost | ToolledgerSession,
+  source: ToolledgerHost | StandaloneConversation,
   options: StdioGatewayOptions = {},
 ): Promise<Gateway> {
   const report = errorReporter(options);

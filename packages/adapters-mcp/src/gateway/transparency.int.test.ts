@@ -15,7 +15,10 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { everything, type RunningHttpServer, startEverythingHttp } from "../testing/fixtures.js";
 import { serveStdioTransport } from "../testing/serveCli.js";
 import type { HttpGateway } from "./gatewayOptions.js";
@@ -191,14 +194,14 @@ describe("G1 transparency with server-everything over stdio", () => {
 
 describe("G1 transparency with server-everything over streamable HTTP", () => {
   let upstream: RunningHttpServer;
-  let session: ToolledgerSession;
+  let session: StandaloneConversation;
   let gateway: HttpGateway;
   let direct: Observed;
   let through: Observed;
 
   beforeAll(async () => {
     upstream = await startEverythingHttp();
-    session = await openSession();
+    session = await openStandaloneConversation();
     await session.addExtension({ ...upstream.config("everything"), exposeUnprefixed: true });
     gateway = await serveGatewayHttp(session, { port: 0 });
     direct = await observe(new StreamableHTTPClientTransport(new URL(upstream.url)));

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AdapterError } from "../adapterError.js";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { shipped, startHttpServer, waitFor } from "../testing/fixtures.js";
 
-const sessions: ToolledgerSession[] = [];
-async function session(): Promise<ToolledgerSession> {
-  const s = await openSession({
+const sessions: StandaloneConversation[] = [];
+async function session(): Promise<StandaloneConversation> {
+  const s = await openStandaloneConversation({
     requestTimeoutMs: 500,
     callTimeoutMs: 500,
     connectTimeoutMs: 5_000,
@@ -17,12 +20,17 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()));
 });
 
-const okText = async (s: ToolledgerSession, name: string, args: Record<string, unknown> = {}) => {
+const okText = async (
+  s: StandaloneConversation,
+  name: string,
+  args: Record<string, unknown> = {},
+) => {
   const outcome = await s.callTool(name, args);
   if (!outcome.ok) throw new Error(outcome.error.message);
   return (outcome.result.content as { text: string }[])[0]?.text;
 };
-const failures = (s: ToolledgerSession) => s.diagnostics().filter((d) => d.kind === "fetch_failed");
+const failures = (s: StandaloneConversation) =>
+  s.diagnostics().filter((d) => d.kind === "fetch_failed");
 
 describe("faults stay contained (R9 ToolsFetchFailed, E3 diagnostics)", () => {
   it("a server that crashes mid-session is reported, the others keep working, and it can be reconnected", async () => {

@@ -15,7 +15,7 @@ import { type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
 import type { ExtensionConnection, ToolCallResult } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import type { SessionEvent, StreamWriter } from "../ledger/streamWriter.js";
+import type { StreamEvent, StreamWriter } from "../ledger/streamWriter.js";
 import { Redactor } from "../redaction/redactor.js";
 import type { BackgroundWork } from "./backgroundWork.js";
 import {
@@ -47,7 +47,7 @@ export class ToolledgerHost {
   /** The registry stream (C1). */
   readonly streamId: string;
   /** Every event this host appends to its registry stream, once it is stored. */
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   /** The registry state, folded from the registry stream; replays the current value. */
   readonly state$: Observable<State>;
   /** Failures in background work (list_changed handling, refetches, crash reports). */

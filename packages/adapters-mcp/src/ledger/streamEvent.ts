@@ -1,7 +1,7 @@
 import type { ToolledgerEvent } from "@toolledger/core";
 
 /** An event of a stream as this process stored or read it. */
-export interface SessionEvent {
+export interface StreamEvent {
   streamId: string;
   /** 1-based position in the stream. */
   streamPosition: number;

@@ -1,6 +1,6 @@
 import { type EventStore, evolve, type State, type ToolledgerEvent } from "@toolledger/core";
 import { BehaviorSubject, type Observable, Subject } from "rxjs";
-import type { SessionEvent } from "./streamEvent.js";
+import type { StreamEvent } from "./streamEvent.js";
 
 /**
  * A stream as one writer folds it: its version, its state, and every event told once stored
@@ -8,9 +8,9 @@ import type { SessionEvent } from "./streamEvent.js";
  */
 export class StreamFold {
   readonly streamId: string;
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   readonly state$: Observable<State>;
-  readonly #events = new Subject<SessionEvent>();
+  readonly #events = new Subject<StreamEvent>();
   readonly #state: BehaviorSubject<State>;
   #version: number;
   /** How many events of other writers were folded (catch-ups). */
@@ -100,7 +100,7 @@ export class StreamFold {
     this.#events.complete();
   }
 
-  #fold(e: SessionEvent): void {
+  #fold(e: StreamEvent): void {
     this.#state.next(evolve(this.state, e.event));
     this.#events.next(e);
   }

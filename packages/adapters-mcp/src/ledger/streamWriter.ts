@@ -16,12 +16,12 @@ import { CONFLICT_RETRIES, commitGroups, type GroupCommit } from "./commitGroups
 import { loadStream } from "./loadStream.js";
 import { newEventId } from "./newEventId.js";
 import { SerialWork } from "./serialWork.js";
-import type { SessionEvent } from "./streamEvent.js";
+import type { StreamEvent } from "./streamEvent.js";
 import { StreamFold } from "./streamFold.js";
 import type { StreamWriterOptions } from "./streamWriterOptions.js";
 import { type BehindEvent, WriteBehindQueue } from "./writeBehindQueue.js";
 
-export type { SessionEvent } from "./streamEvent.js";
+export type { StreamEvent } from "./streamEvent.js";
 export type { StreamWriterOptions } from "./streamWriterOptions.js";
 
 /**
@@ -35,7 +35,7 @@ export type { StreamWriterOptions } from "./streamWriterOptions.js";
 export class StreamWriter {
   readonly store: EventStore;
   readonly streamId: string;
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   /** The stream's own fold (for a conversation: without the registry part). */
   readonly state$: Observable<State>;
 

@@ -1,7 +1,10 @@
 import { findLeaks } from "@toolledger/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AdapterError } from "../adapterError.js";
-import { openSession, type ToolledgerSession } from "../conversation/standaloneConversation.js";
+import {
+  openStandaloneConversation,
+  type StandaloneConversation,
+} from "../conversation/standaloneConversation.js";
 import { shipped, startHttpServer, waitFor } from "../testing/fixtures.js";
 
 // Secrets as users paste them: a bearer token and an API key with characters that JSON and
@@ -9,9 +12,9 @@ import { shipped, startHttpServer, waitFor } from "../testing/fixtures.js";
 const TOKEN = "sk-live-4f9Qx7Lm2Zt8Rw1Vb6Nc3Hd5";
 const KEY = 'pk_"quote"/slash\\back+plus=eq-0123456789';
 
-const sessions: ToolledgerSession[] = [];
-async function session(): Promise<ToolledgerSession> {
-  const s = await openSession({ requestTimeoutMs: 2_000, connectTimeoutMs: 5_000 });
+const sessions: StandaloneConversation[] = [];
+async function session(): Promise<StandaloneConversation> {
+  const s = await openStandaloneConversation({ requestTimeoutMs: 2_000, connectTimeoutMs: 5_000 });
   sessions.push(s);
   s.errors$.subscribe((e) => errors.push(e.message));
   return s;
@@ -23,7 +26,7 @@ afterEach(async () => {
 });
 
 /** Everything a session exposes that can reach a log, an event or an error. */
-async function everything(s: ToolledgerSession, thrown: unknown[]): Promise<string> {
+async function everything(s: StandaloneConversation, thrown: unknown[]): Promise<string> {
   return JSON.stringify({
     events: await s.store.readAll({ limit: 100_000 }),
     state: s.state,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { findLeaks } from "@toolledger/core/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession } from "../conversation/standaloneConversation.js";
+import { openStandaloneConversation } from "../conversation/standaloneConversation.js";
 import { secretParts } from "./secretParts.js";
 
 // R6 through real processes and a real HTTP server: for generated secrets and server
@@ -62,7 +62,7 @@ describe("no stored event, log line or error holds a config secret (R6, property
           body = JSON.stringify({ error: "invalid_token", echo: `Bearer ${encode(token)}` });
           const stderr = join(dir, `stderr-${run++}.txt`);
           writeFileSync(stderr, `${"x".repeat(before)}key=${encode(key)}\n${"y".repeat(after)}\n`);
-          const s = await openSession({ connectTimeoutMs: 10_000 });
+          const s = await openStandaloneConversation({ connectTimeoutMs: 10_000 });
           const errors: string[] = [];
           s.errors$.subscribe((e) => errors.push(e.message));
           try {
