@@ -95,7 +95,7 @@ export {
   SERVER_NAMES,
   type ServerName,
   serverScriptPath,
-} from "./servers/serverScriptPath.js";
+} from "./serverScriptPath.js";
 
 // Issue 35 (one word per thing): the 0.2 names of a conversation with a host of its own and of
 // a stream's event, kept for one minor version (0.3.x).

@@ -12,7 +12,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AdapterError } from "../adapterError.js";
 import type { StreamEvent } from "../ledger/streamWriter.js";
-import { exampleServers } from "../servers/serverScriptPath.js";
+import { exampleServers } from "../serverScriptPath.js";
 import {
   everything,
   memory,

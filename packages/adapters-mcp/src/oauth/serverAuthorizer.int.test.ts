@@ -8,7 +8,7 @@ import { getExtension } from "@toolledger/core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AdapterError } from "../adapterError.js";
 import { openHost, type ToolledgerHost } from "../host/toolledgerHost.js";
-import { serverScriptPath } from "../servers/serverScriptPath.js";
+import { serverScriptPath } from "../serverScriptPath.js";
 import { waitFor } from "../testing/fixtures.js";
 import type { AuthorizationPrompt } from "./authorizationTypes.js";
 import { ServerAuthorizer } from "./serverAuthorizer.js";

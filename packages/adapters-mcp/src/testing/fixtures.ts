@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { filter, firstValueFrom, type Observable, timeout } from "rxjs";
 import type { HttpExtensionConfig, StdioExtensionConfig } from "../extensionConfig.js";
-import { type ServerName, serverScriptPath } from "../servers/serverScriptPath.js";
+import { type ServerName, serverScriptPath } from "../serverScriptPath.js";
 import { thirdPartyServerPath } from "./thirdPartyServer.js";
 
 export function shipped(

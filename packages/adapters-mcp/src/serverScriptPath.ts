@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { StdioExtensionConfig } from "../extensionConfig.js";
+import type { StdioExtensionConfig } from "./extensionConfig.js";
 
 /** The MCP servers this package ships (built to `dist/servers/<file>.js`). */
 export const SERVER_NAMES = [
@@ -27,8 +27,9 @@ export const SERVER_NAMES = [
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
-// src/servers/ and dist/servers/ are both two levels below the package root.
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+// src/ and dist/ are both one level below the package root. (Not in servers/: the release
+// ships dist/servers/notes.js and calculator.js alone.)
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The built script of a shipped server, to run with `node`. Throws when the package has
