@@ -221,9 +221,9 @@ async function langchain(rounds: number): Promise<BenchResult[]> {
     const start = await interleave(
       { rounds, warmup: 1 },
       async () => {
-        let session: Awaited<ReturnType<typeof adapters.openSession>> | undefined;
+        let session: Awaited<ReturnType<typeof adapters.openStandaloneConversation>> | undefined;
         const ms = await timeMsAsync(async () => {
-          session = await adapters.openSession();
+          session = await adapters.openStandaloneConversation();
           const added = await session.addExtensions(configs);
           const failed = added.find((a) => !a.ok);
           if (failed) throw new Error(failed.error?.message ?? "an extension failed to start");
@@ -242,7 +242,7 @@ async function langchain(rounds: number): Promise<BenchResult[]> {
       },
     );
 
-    const session = await adapters.openSession();
+    const session = await adapters.openStandaloneConversation();
     await session.addExtensions(configs);
     const client = new MultiServer(lcConfig);
     try {

@@ -1,11 +1,11 @@
+import {
+  openStandaloneConversation,
+  StandaloneConversation,
+  type StandaloneConversationOptions,
+} from "./conversation/standaloneConversation.js";
+import type { StreamEvent } from "./ledger/streamEvent.js";
+
 export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
-export {
-  capturePayload,
-  MASKED,
-  type PayloadCapture,
-  REDACTED,
-  redactSecrets,
-} from "./capturePayload.js";
 export type { ConnectionAuth } from "./connection/connectionAuth.js";
 export {
   type ConnectOptions,
@@ -15,11 +15,14 @@ export {
   UPSTREAM_CLIENT_CAPABILITIES,
   type UpstreamMessage,
 } from "./connection/connectionTypes.js";
+export { ExtensionConnection } from "./connection/extensionConnection.js";
+export { fetchPrompts, fetchResources } from "./connection/fetchCatalog.js";
+export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./connection/fetchTools.js";
 export type {
   CallRefusalCode,
   CallToolOptions,
   CallToolOutcome,
-} from "./conversation/callTool.js";
+} from "./conversation/callToolTypes.js";
 export { Conversation, openConversation } from "./conversation/conversation.js";
 export type {
   ConversationOptions,
@@ -29,15 +32,17 @@ export type {
 export type { EnableToolsOutcome } from "./conversation/enableTools.js";
 export { newConversationId } from "./conversation/newConversationId.js";
 export {
+  openStandaloneConversation,
+  StandaloneConversation,
+  type StandaloneConversationOptions,
+} from "./conversation/standaloneConversation.js";
+export {
   configFingerprint,
   describeConfig,
   type ExtensionConfig,
   type HttpExtensionConfig,
   type StdioExtensionConfig,
 } from "./extensionConfig.js";
-export { ExtensionConnection } from "./extensionConnection.js";
-export { fetchPrompts, fetchResources } from "./fetchCatalog.js";
-export { type FetchedTools, type FetchToolsOptions, fetchTools } from "./fetchTools.js";
 export { createGatewayServer, type Downstream } from "./gateway/createGatewayServer.js";
 export { GATEWAY_CAPABILITIES } from "./gateway/gatewayCapabilities.js";
 export { GatewayHub, type GatewayHubOptions } from "./gateway/gatewayHub.js";
@@ -53,32 +58,55 @@ export { gatewayTools } from "./gateway/gatewayTools.js";
 export { isLoopbackHost, MIN_TOKEN_LENGTH } from "./gateway/httpHost.js";
 export { serveGatewayHttp } from "./gateway/serveGatewayHttp.js";
 export { serveGatewayStdio } from "./gateway/serveGatewayStdio.js";
+export type {
+  UpstreamCallOptions,
+  UpstreamNotification,
+  UpstreamRequestHandler,
+} from "./host/callUpstream.js";
+export type {
+  AddResult,
+  ConnectionStatus,
+  ExtensionPhase,
+  ExtensionStatus,
+} from "./host/extensionStatus.js";
 export {
-  type AddResult,
-  type ConnectionStatus,
-  compactTime,
   DEFAULT_MAX_DEFINITION_BYTES,
   DEFAULT_RETRY,
   DEFAULT_STARTUP_GRACE_MS,
-  type ExtensionPhase,
-  type ExtensionStatus,
   type HostOptions,
   MAX_DEFINITION_BYTES,
-  newRegistryStreamId,
-  openHost,
   type RetryPolicy,
-  ToolledgerHost,
-  type UpstreamCallOptions,
-  type UpstreamNotification,
-  type UpstreamRequestHandler,
-} from "./host.js";
+} from "./host/hostOptions.js";
+export { compactTime, newRegistryStreamId } from "./host/registryStreamId.js";
+export { openHost, ToolledgerHost } from "./host/toolledgerHost.js";
+export type { StreamEvent } from "./ledger/streamEvent.js";
+export { StreamWriter } from "./ledger/streamWriter.js";
 export * from "./oauth/index.js";
-export { Redactor } from "./redactor.js";
+export {
+  capturePayload,
+  MASKED,
+  type PayloadCapture,
+  REDACTED,
+  redactSecrets,
+} from "./redaction/capturePayload.js";
+export { Redactor } from "./redaction/redactor.js";
 export {
   exampleServers,
   SERVER_NAMES,
   type ServerName,
   serverScriptPath,
 } from "./serverScriptPath.js";
-export { openSession, type SessionOptions, ToolledgerSession } from "./session.js";
-export { type SessionEvent, StreamWriter } from "./streamWriter.js";
+
+// Issue 35 (one word per thing): the 0.2 names of a conversation with a host of its own and of
+// a stream's event, kept for one minor version (0.3.x).
+
+/** @deprecated use StandaloneConversation (removed in 0.4.0). */
+export const ToolledgerSession = StandaloneConversation;
+/** @deprecated use StandaloneConversation (removed in 0.4.0). */
+export type ToolledgerSession = StandaloneConversation;
+/** @deprecated use openStandaloneConversation (removed in 0.4.0). */
+export const openSession = openStandaloneConversation;
+/** @deprecated use StandaloneConversationOptions (removed in 0.4.0). */
+export type SessionOptions = StandaloneConversationOptions;
+/** @deprecated use StreamEvent (removed in 0.4.0). */
+export type SessionEvent = StreamEvent;

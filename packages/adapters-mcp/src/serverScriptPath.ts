@@ -27,7 +27,8 @@ export const SERVER_NAMES = [
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
-// src/ and dist/ are both one level below the package root.
+// src/ and dist/ are both one level below the package root. (Not in servers/: the release
+// ships dist/servers/notes.js and calculator.js alone.)
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { SERVERS } from "./spawnCli.js";
 
-/** What the test authorization server counted (see servers/_authorizationServer.ts). */
+/** What the test authorization server counted (see servers/internal/authorizationServer.ts). */
 export interface OAuthServerStats {
   registrations: number;
   authorizations: {

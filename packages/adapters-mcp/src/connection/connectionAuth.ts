@@ -4,7 +4,7 @@ import {
   AuthorizationFailedError,
   findAuthorizationRequired,
 } from "../oauth/authorizationRequiredError.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 
 /** A4: what a connection needs of a server's OAuth client (see ServerAuthorizer). */
 export interface ConnectionAuth {

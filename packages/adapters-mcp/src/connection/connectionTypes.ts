@@ -1,6 +1,6 @@
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { ConnectionAuth } from "./connectionAuth.js";
 
 export interface ConnectOptions {

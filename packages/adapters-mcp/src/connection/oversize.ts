@@ -1,5 +1,5 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { mib, type OversizeInfo, OversizeMessageError } from "../_lineBuffer.js";
+import { mib, type OversizeInfo, OversizeMessageError } from "./lineBuffer.js";
 
 /** Marks the error response made for a reply dropped for its size (see LineBuffer). */
 const OVERSIZE = "toolledgerOversize";

@@ -1,8 +1,8 @@
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { mib } from "../_lineBuffer.js";
 import { AdapterError } from "../adapterError.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
+import { mib } from "./lineBuffer.js";
 import { oversizeOfReply } from "./oversize.js";
 
 /** A server's own error text (an HTTP body, a JSON-RPC error message) quoted in a message. */

@@ -9,7 +9,7 @@ import type {
   InitializeResult,
   JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import { LineBuffer, type OversizeMessageError } from "../_lineBuffer.js";
+import { LineBuffer, type OversizeMessageError } from "./lineBuffer.js";
 
 /**
  * `StdioClientTransport._readBuffer`: replaced by our LineBuffer.

@@ -1,6 +1,6 @@
 import { ENABLE_TOOLS_NAME } from "@toolledger/core";
-import type { ToolCallResult } from "../extensionConnection.js";
-import type { CallToolOutcome } from "./callTool.js";
+import type { ToolCallResult } from "../connection/extensionConnection.js";
+import type { CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { enableForModel } from "./enableTools.js";
 import { recordFinish, recordThrown } from "./recordFinish.js";

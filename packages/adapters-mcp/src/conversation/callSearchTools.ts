@@ -1,8 +1,8 @@
 import { SEARCH_TOOLS_NAME } from "@toolledger/core";
-import { readSearchToolsArgs, searchToolsResult } from "../searchToolsCall.js";
-import type { CallToolOutcome } from "./callTool.js";
+import type { CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { recordFinish, recordThrown } from "./recordFinish.js";
+import { readSearchToolsArgs, searchToolsResult } from "./searchToolsCall.js";
 
 /**
  * S1/S2 as a tool call: the model's `search_tools` (search mode), answered by the conversation

@@ -14,9 +14,10 @@ import {
 } from "@toolledger/core";
 import { combineLatest, map, type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
-import type { ToolledgerHost } from "../host.js";
-import { type SessionEvent, StreamWriter } from "../streamWriter.js";
-import { type CallToolOptions, type CallToolOutcome, callTool } from "./callTool.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
+import { type StreamEvent, StreamWriter } from "../ledger/streamWriter.js";
+import { callTool } from "./callTool.js";
+import type { CallToolOptions, CallToolOutcome } from "./callToolTypes.js";
 import type { ConversationOptions } from "./conversationOptions.js";
 import type { ConversationParts } from "./conversationParts.js";
 import {
@@ -41,7 +42,7 @@ export class Conversation {
   readonly id: string;
   readonly host: ToolledgerHost;
   /** Every event of this conversation's stream, as it is stored or arrives from elsewhere. */
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   /** What the model sees: the conversation composed with the host's registry. */
   readonly state$: Observable<State>;
   /**

@@ -1,6 +1,6 @@
 import type { ConversationClient, DeferralMode } from "@toolledger/core";
-import type { PayloadCapture } from "../capturePayload.js";
-import type { WriteBehindSettings } from "../writeBehindQueue.js";
+import type { WriteBehindSettings } from "../ledger/writeBehindQueue.js";
+import type { PayloadCapture } from "../redaction/capturePayload.js";
 
 export interface ConversationOptions {
   /** The conversation stream. Default `conv-<time>-<random>`; an existing conversation is resumed. */

@@ -1,9 +1,9 @@
 import type { State } from "@toolledger/core";
 import type { Subject } from "rxjs";
 import type { AdapterError } from "../adapterError.js";
-import type { PayloadCapture } from "../capturePayload.js";
-import type { ToolledgerHost } from "../host.js";
-import type { StreamWriter } from "../streamWriter.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
+import type { StreamWriter } from "../ledger/streamWriter.js";
+import type { PayloadCapture } from "../redaction/capturePayload.js";
 import type { CallDurability, ConversationOptions } from "./conversationOptions.js";
 
 /** What a conversation's operations (enables, calls) work with: its stream's writer and its host. */

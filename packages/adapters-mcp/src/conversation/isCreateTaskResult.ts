@@ -1,4 +1,4 @@
-import type { ToolCallResult } from "../extensionConnection.js";
+import type { ToolCallResult } from "../connection/extensionConnection.js";
 
 /** A `CreateTaskResult` (MCP tasks): the answer of a task-augmented request a server accepted. */
 export function isCreateTaskResult(result: ToolCallResult): boolean {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { compactTime } from "../host.js";
+import { compactTime } from "../host/registryStreamId.js";
 
 /** A new conversation stream id, sortable by start time. */
 export function newConversationId(now: Date = new Date()): string {

@@ -1,7 +1,7 @@
 import type { CallOutcome, Command } from "@toolledger/core";
 import { AdapterError, asAdapterError } from "../adapterError.js";
-import type { ToolCallResult } from "../extensionConnection.js";
-import type { Redactor } from "../redactor.js";
+import type { ToolCallResult } from "../connection/extensionConnection.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { ConversationParts } from "./conversationParts.js";
 import { commandRejected } from "./enableTools.js";
 

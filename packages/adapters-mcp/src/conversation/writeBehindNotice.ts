@@ -1,6 +1,6 @@
 import type { ToolledgerEvent } from "@toolledger/core";
 import { AdapterError } from "../adapterError.js";
-import type { WriteBehindReport } from "../writeBehindQueue.js";
+import type { WriteBehindReport } from "../ledger/writeBehindQueue.js";
 
 /**
  * C4: what the user of a conversation's host is told of call events the store refused:

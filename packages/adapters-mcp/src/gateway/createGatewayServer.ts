@@ -11,13 +11,12 @@ import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { AdapterError } from "../adapterError.js";
 import { sdkInitializeHandler } from "../connection/sdkPatches.js";
 import { Conversation } from "../conversation/conversation.js";
-import type { ToolledgerHost } from "../host.js";
-import type { ToolledgerSession } from "../session.js";
+import type { StandaloneConversation } from "../conversation/standaloneConversation.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import type { ToolCallHandler } from "./answerToolCalls.js";
 import { GATEWAY_CAPABILITIES } from "./gatewayCapabilities.js";
-import { hubFor } from "./gatewayHub.js";
 import { gatewayInstructions, handshakePrompt } from "./gatewayInstructions.js";
-import { errorReporter, type GatewayOptions } from "./gatewayOptions.js";
+import { errorReporter, type GatewayOptions, hubFor } from "./gatewayOptions.js";
 import { gatewayTools, gatewayView } from "./gatewayTools.js";
 import { relayCatalog } from "./relayCatalog.js";
 import { relayLogging } from "./relayLogging.js";
@@ -50,7 +49,7 @@ export interface Downstream {
  * The conversation is opened with the client's `clientInfo` once it has initialized.
  */
 export function createGatewayServer(
-  source: ToolledgerHost | ToolledgerSession,
+  source: ToolledgerHost | StandaloneConversation,
   transport: "stdio" | "streamable_http",
   options: GatewayOptions = {},
 ): Downstream {
@@ -119,7 +118,7 @@ export function createGatewayServer(
             );
         });
       if (!fixed) {
-        // C4: what becomes of its call events reaches the user (a session reports its own).
+        // C4: what becomes of its call events reaches the user (a standalone conversation reports its own).
         c.errors$.subscribe({ next: report });
         c.notices$.subscribe({
           next: options.onNotice ?? ((m) => process.stderr.write(`toolledger gateway: ${m}\n`)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openHost } from "../host.js";
+import { openHost } from "../host/toolledgerHost.js";
 import { createGatewayServer } from "./createGatewayServer.js";
 import { GatewayHub } from "./gatewayHub.js";
 

@@ -1,7 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Subscription } from "rxjs";
-import type { ToolledgerHost, UpstreamNotification } from "../host.js";
+import type { UpstreamNotification } from "../host/callUpstream.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import {
   type DownstreamExtra,
   newPeer,
@@ -9,7 +10,7 @@ import {
   requesterAt,
   trackRequest,
 } from "./downstreamPeer.js";
-import { errorReporter, type GatewayOptions } from "./gatewayOptions.js";
+import type { HubServices } from "./hubServices.js";
 import { LogLevels } from "./logLevels.js";
 import { relayedMeta } from "./progressRelay.js";
 import { asError, ProtocolError, toProtocolError } from "./protocolError.js";
@@ -33,7 +34,7 @@ const serving = new WeakMap<ToolledgerHost, GatewayHub>();
  * clients, and the log level asked of each server. Whoever serves a host makes one and gives
  * it to every downstream session (`createGatewayServer`'s `hub`).
  */
-export class GatewayHub {
+export class GatewayHub implements HubServices {
   readonly host: ToolledgerHost;
   readonly peers = new Set<Peer>();
   readonly requestTimeoutMs: number;
@@ -165,17 +166,4 @@ export class GatewayHub {
       })
       .catch((error: unknown) => this.report(error));
   }
-}
-
-/** The hub `options` give, else a new one for `host` with their error reporter and timeout. */
-export function hubFor(host: ToolledgerHost, options: GatewayOptions): GatewayHub {
-  return (
-    options.hub ??
-    new GatewayHub(host, {
-      onError: errorReporter(options),
-      ...(options.requestTimeoutMs !== undefined
-        ? { requestTimeoutMs: options.requestTimeoutMs }
-        : {}),
-    })
-  );
 }

@@ -7,7 +7,7 @@ import {
   servedInstructions,
 } from "@toolledger/core";
 import type { ConversationOptions } from "../conversation/conversationOptions.js";
-import type { ToolledgerHost } from "../host.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 
 /**
  * G1: each connected server's instructions, after the deferral prompt (D4). A single source

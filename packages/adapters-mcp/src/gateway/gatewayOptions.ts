@@ -1,7 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { Conversation } from "../conversation/conversation.js";
 import type { ConversationOptions } from "../conversation/conversationOptions.js";
-import type { GatewayHub } from "./gatewayHub.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
+import { GatewayHub } from "./gatewayHub.js";
 import type { HttpHostOptions } from "./httpHost.js";
 
 export interface GatewayOptions {
@@ -69,5 +70,18 @@ export function errorReporter(options: GatewayOptions): (error: Error) => void {
   return (
     options.onError ??
     ((error: Error) => process.stderr.write(`toolledger gateway: ${error.message}\n`))
+  );
+}
+
+/** The hub `options` give, else a new one for `host` with their error reporter and timeout. */
+export function hubFor(host: ToolledgerHost, options: GatewayOptions): GatewayHub {
+  return (
+    options.hub ??
+    new GatewayHub(host, {
+      onError: errorReporter(options),
+      ...(options.requestTimeoutMs !== undefined
+        ? { requestTimeoutMs: options.requestTimeoutMs }
+        : {}),
+    })
   );
 }

@@ -6,7 +6,7 @@ import {
   SEARCH_TOOLS_NAME,
   type State,
 } from "@toolledger/core";
-import { searchToolsHint } from "../searchToolsCall.js";
+import { searchToolsHint } from "../conversation/searchToolsCall.js";
 import { rememberJson } from "./nodeHttpTransport.js";
 
 /** The list a conversation is served, and its JSON (the signature a change is told by). */

@@ -1,7 +1,7 @@
 import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
-import type { UpstreamNotification } from "../host.js";
+import type { UpstreamNotification } from "../host/callUpstream.js";
 import { type DownstreamExtra, latestRequest, type Peer } from "./downstreamPeer.js";
-import type { GatewayHub } from "./gatewayHub.js";
+import type { HubServices } from "./hubServices.js";
 
 /** RFC 5424 severities, as MCP orders its log levels. */
 const SEVERITY: Record<LoggingLevel, number> = {
@@ -20,11 +20,11 @@ const SEVERITY: Record<LoggingLevel, number> = {
  * then gets the messages at or above its own level.
  */
 export class LogLevels {
-  readonly #hub: GatewayHub;
+  readonly #hub: HubServices;
   /** The level each server was last asked for. */
   readonly #upstream = new Map<string, LoggingLevel>();
 
-  constructor(hub: GatewayHub) {
+  constructor(hub: HubServices) {
     this.#hub = hub;
   }
 

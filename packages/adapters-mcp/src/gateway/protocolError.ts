@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AdapterError } from "../adapterError.js";
-import { Redactor } from "../redactor.js";
+import { Redactor } from "../redaction/redactor.js";
 
 /**
  * A JSON-RPC error to answer a client with: the SDK sends a thrown error's `code`, `message`

@@ -1,6 +1,6 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { GatewayHub } from "./gatewayHub.js";
+import type { HubServices } from "./hubServices.js";
 import { ProtocolError, toProtocolError } from "./protocolError.js";
 import { routeTaskRequest } from "./tasks/routeTaskRequest.js";
 
@@ -19,7 +19,7 @@ const RELAY_TIMEOUT_MS = 60 * 60 * 1000;
  * call caused them (on that call's stream), when that client declared the capability;
  * otherwise the server gets the "method not found" a client without it would answer.
  */
-export function relayServerRequests(hub: GatewayHub): void {
+export function relayServerRequests(hub: HubServices): void {
   hub.host.setUpstreamRequestHandler(async (extension, sent, signal) => {
     const capability = NEEDS[sent.method];
     // G4: a request for one of the server's tasks goes to the client that owns the task.

@@ -4,7 +4,7 @@ import {
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AdapterError } from "../adapterError.js";
-import type { CallToolOutcome } from "../conversation/callTool.js";
+import type { CallToolOutcome } from "../conversation/callToolTypes.js";
 import type { Conversation } from "../conversation/conversation.js";
 import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";

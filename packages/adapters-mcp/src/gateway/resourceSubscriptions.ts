@@ -1,7 +1,7 @@
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
-import type { UpstreamNotification } from "../host.js";
+import type { UpstreamNotification } from "../host/callUpstream.js";
 import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
-import type { GatewayHub } from "./gatewayHub.js";
+import type { HubServices } from "./hubServices.js";
 
 /**
  * G1: one upstream subscription per resource, however many clients subscribe; an update goes
@@ -9,11 +9,11 @@ import type { GatewayHub } from "./gatewayHub.js";
  * too, when it was the last subscriber).
  */
 export class ResourceSubscriptions {
-  readonly #hub: GatewayHub;
+  readonly #hub: HubServices;
   /** `<extension>\0<uri>` → the clients subscribed to it. */
   readonly #subscribers = new Map<string, Set<Peer>>();
 
-  constructor(hub: GatewayHub) {
+  constructor(hub: HubServices) {
     this.#hub = hub;
   }
 

@@ -1,8 +1,12 @@
-import type { ToolledgerHost } from "../host.js";
-import type { ToolledgerSession } from "../session.js";
+import type { StandaloneConversation } from "../conversation/standaloneConversation.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { createGatewayServer, type Downstream } from "./createGatewayServer.js";
-import { hubFor } from "./gatewayHub.js";
-import { errorReporter, type HttpGateway, type HttpGatewayOptions } from "./gatewayOptions.js";
+import {
+  errorReporter,
+  type HttpGateway,
+  type HttpGatewayOptions,
+  hubFor,
+} from "./gatewayOptions.js";
 import { type HttpHost, hostMcpOverHttp } from "./httpHost.js";
 
 /**
@@ -10,7 +14,7 @@ import { type HttpHost, hostMcpOverHttp } from "./httpHost.js";
  * conversation (C2), closed when the client ends the session or the gateway stops.
  */
 export async function serveGatewayHttp(
-  source: ToolledgerHost | ToolledgerSession,
+  source: ToolledgerHost | StandaloneConversation,
   options: HttpGatewayOptions = {},
 ): Promise<HttpGateway> {
   const report = errorReporter(options);

@@ -1,9 +1,8 @@
-import type { ToolledgerHost } from "../host.js";
-import type { ToolledgerSession } from "../session.js";
+import type { StandaloneConversation } from "../conversation/standaloneConversation.js";
+import type { ToolledgerHost } from "../host/toolledgerHost.js";
 import { answerToolCalls } from "./answerToolCalls.js";
 import { createGatewayServer } from "./createGatewayServer.js";
-import { hubFor } from "./gatewayHub.js";
-import { errorReporter, type Gateway, type StdioGatewayOptions } from "./gatewayOptions.js";
+import { errorReporter, type Gateway, hubFor, type StdioGatewayOptions } from "./gatewayOptions.js";
 import { StdioLineServerTransport } from "./stdioServerTransport.js";
 
 /**
@@ -11,7 +10,7 @@ import { StdioLineServerTransport } from "./stdioServerTransport.js";
  * one conversation, closed when the client goes away.
  */
 export async function serveGatewayStdio(
-  source: ToolledgerHost | ToolledgerSession,
+  source: ToolledgerHost | StandaloneConversation,
   options: StdioGatewayOptions = {},
 ): Promise<Gateway> {
   const report = errorReporter(options);

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { LineBuffer, mib, OversizeMessageError } from "../_lineBuffer.js";
+import { LineBuffer, mib, OversizeMessageError } from "../connection/lineBuffer.js";
 
 /**
  * The gateway's side of stdio. Unlike the SDK's transport, which closes itself for good on a

@@ -4,7 +4,7 @@ import type {
   RequestLimits,
   ToolCallResult,
   UpstreamMessage,
-} from "../extensionConnection.js";
+} from "../connection/extensionConnection.js";
 
 /** How a host reaches an extension's server for one call. */
 export interface UpstreamCallOptions {

@@ -1,12 +1,13 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type AdapterError, asAdapterError } from "../adapterError.js";
+import { ExtensionConnection } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import { ExtensionConnection } from "../extensionConnection.js";
 import { hostAuthorizer } from "../oauth/oauthRuntime.js";
 import type { ServerAuthorizer } from "../oauth/serverAuthorizer.js";
 import type { ExtensionPhase, ExtensionStatus } from "./extensionStatus.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./hostOptions.js";
 import { StartupTracker } from "./startupTracker.js";
+import type { SupervisedExtension } from "./supervisedExtension.js";
 import type { SupervisorHost } from "./supervisorHost.js";
 
 /**
@@ -15,7 +16,7 @@ import type { SupervisorHost } from "./supervisorHost.js";
  * the extension only while that generation is current, so a replaced, lost or retired
  * connection can never record anything.
  */
-export class ExtensionSupervisor {
+export class ExtensionSupervisor implements SupervisedExtension {
   readonly key: string;
   readonly config: ExtensionConfig;
   /** Its first start under `startExtensions`: what `whenStarted` and `untilListed` wait for. */

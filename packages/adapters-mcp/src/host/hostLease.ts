@@ -10,7 +10,7 @@ import {
   type SessionStore,
 } from "@toolledger/core";
 import { AdapterError } from "../adapterError.js";
-import { newEventId } from "../newEventId.js";
+import { newEventId } from "../ledger/newEventId.js";
 
 /** A store that keeps leases (the SQL stores do; the in-memory one does not). */
 function leaseStore(store: EventStore): SessionStore | null {

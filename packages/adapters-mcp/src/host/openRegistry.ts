@@ -1,7 +1,7 @@
 import { InMemoryEventStore, initialState, REGISTRY_EVENT_TYPES } from "@toolledger/core";
 import { AdapterError } from "../adapterError.js";
-import type { Redactor } from "../redactor.js";
-import { StreamWriter } from "../streamWriter.js";
+import { StreamWriter } from "../ledger/streamWriter.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { HostOptions } from "./hostOptions.js";
 import { newRegistryStreamId } from "./registryStreamId.js";
 

@@ -1,6 +1,6 @@
-import type { StreamWriter } from "../streamWriter.js";
+import type { StreamWriter } from "../ledger/streamWriter.js";
 import { type ExtensionSupervisor, seconds } from "./extensionSupervisor.js";
-import { recordFetchFailure } from "./recordToolsFetch.js";
+import { recordFetchFailure } from "./lists/recordToolsFetch.js";
 
 /**
  * Issue 20.4: a server still starting, listing or waiting to be started again when its host

@@ -1,9 +1,9 @@
 import { getExtension, nameToKey, type State } from "@toolledger/core";
 import { asAdapterError } from "../adapterError.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import type { ExtensionLists } from "./extensionLists.js";
 import type { AddResult } from "./extensionStatus.js";
 import type { ExtensionSupervisor } from "./extensionSupervisor.js";
+import type { ExtensionLists } from "./lists/extensionLists.js";
 
 /**
  * `addExtensions` after the ExtensionAdded events: the new supervisors' servers started in

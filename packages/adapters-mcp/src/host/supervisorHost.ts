@@ -1,18 +1,18 @@
 import type { Command } from "@toolledger/core";
 import type { Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
-import type { UpstreamMessage } from "../extensionConnection.js";
-import type { Redactor } from "../redactor.js";
-import type { StreamWriter } from "../streamWriter.js";
+import type { UpstreamMessage } from "../connection/extensionConnection.js";
+import type { StreamWriter } from "../ledger/streamWriter.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { BackgroundWork } from "./backgroundWork.js";
 import type { UpstreamNotification, UpstreamRequestHandler } from "./callUpstream.js";
-import type { ExtensionLists } from "./extensionLists.js";
 import type { ExtensionStatus } from "./extensionStatus.js";
-import type { ExtensionSupervisor } from "./extensionSupervisor.js";
 import type { ResolvedHostOptions } from "./hostOptions.js";
-import type { HostPins } from "./hostPins.js";
-import { type CatalogList, recordCatalogLoss } from "./recordCatalog.js";
-import { recordFetchFailure } from "./recordToolsFetch.js";
+import type { ExtensionLists } from "./lists/extensionLists.js";
+import { type CatalogList, recordCatalogLoss } from "./lists/recordCatalog.js";
+import { recordFetchFailure } from "./lists/recordToolsFetch.js";
+import type { HostPins } from "./pins/hostPins.js";
+import type { SupervisedExtension } from "./supervisedExtension.js";
 
 /** What a supervisor tells its host, and asks of it. */
 export interface SupervisorHost {
@@ -23,24 +23,24 @@ export interface SupervisorHost {
   /** Who answers the server's sampling and elicitation requests (the gateway), if anyone. */
   readonly upstreamRequestHandler: UpstreamRequestHandler | null;
   /** A start failed; `error` says which attempt it was and what next. Recorded. */
-  startFailed(s: ExtensionSupervisor, error: string): Promise<void>;
+  startFailed(s: SupervisedExtension, error: string): Promise<void>;
   /** Connected: list it (tools, prompts, resources); returns the tools listing's failure. */
   connected(
-    s: ExtensionSupervisor,
+    s: SupervisedExtension,
     note: (e: AdapterError) => string,
   ): Promise<AdapterError | null>;
   /** The connection was lost (a crash, a hang); `note` says whether it is restarted. */
-  lost(s: ExtensionSupervisor, error: string, note: string): void;
+  lost(s: SupervisedExtension, error: string, note: string): void;
   /** R11: the server said tools/list_changed. */
-  listChanged(s: ExtensionSupervisor): void;
+  listChanged(s: SupervisedExtension): void;
   /** G1: the server said prompts or resources list_changed. */
-  catalogChanged(s: ExtensionSupervisor, list: CatalogList): void;
+  catalogChanged(s: SupervisedExtension, list: CatalogList): void;
   /** G1: any other notification of the server. */
-  notification(s: ExtensionSupervisor, notification: UpstreamMessage): void;
+  notification(s: SupervisedExtension, notification: UpstreamMessage): void;
   /** A problem that failed no request (a notification over the size limit). */
   warning(message: string): void;
   /** Its phase changed. */
-  status(s: ExtensionSupervisor): void;
+  status(s: SupervisedExtension): void;
   /** Background work: failures reported, waited for by `settled` and `close`. */
   track(work: Promise<unknown>): void;
   /** A4: records a registry command in the background (an authorization's activity). */

@@ -9,35 +9,32 @@ import {
   nameToKey,
   type RegisteredTool,
   type State,
-  staleExtensions,
   type ToolledgerEvent,
 } from "@toolledger/core";
 import { type Observable, Subject } from "rxjs";
 import { AdapterError } from "../adapterError.js";
+import type { ExtensionConnection, ToolCallResult } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
-import type { ExtensionConnection, ToolCallResult } from "../extensionConnection.js";
-import type { PinKeeper } from "../pinKeeper.js";
-import { Redactor } from "../redactor.js";
-import type { SessionEvent, StreamWriter } from "../streamWriter.js";
-import { addExtensionCommand } from "./addExtensionCommand.js";
-import { BackgroundWork } from "./backgroundWork.js";
+import type { StreamEvent, StreamWriter } from "../ledger/streamWriter.js";
+import { Redactor } from "../redaction/redactor.js";
+import type { BackgroundWork } from "./backgroundWork.js";
 import {
   callUpstream,
   type UpstreamCallOptions,
   type UpstreamNotification,
   type UpstreamRequestHandler,
 } from "./callUpstream.js";
-import { ExtensionLists } from "./extensionLists.js";
 import type { AddResult, ExtensionStatus } from "./extensionStatus.js";
-import { ExtensionSupervisor } from "./extensionSupervisor.js";
+import type { ExtensionSupervisor } from "./extensionSupervisor.js";
 import { HostLease } from "./hostLease.js";
 import { type HostOptions, type ResolvedHostOptions, resolveHostOptions } from "./hostOptions.js";
-import { HostPins } from "./hostPins.js";
+import { hostParts } from "./hostParts.js";
+import type { ExtensionLists } from "./lists/extensionLists.js";
 import { openRegistry } from "./openRegistry.js";
-import { recordUnfinishedStart } from "./recordUnfinishedStart.js";
+import type { HostPins } from "./pins/hostPins.js";
+import type { PinKeeper } from "./pins/pinKeeper.js";
 import { startAdded } from "./startAdded.js";
-import { untilListed, untilStartedFor } from "./startupWaits.js";
-import { type SupervisorHost, supervisorHost } from "./supervisorHost.js";
+import type { Supervisors } from "./supervisors.js";
 
 /**
  * A host (C1): it owns the registry stream and, through one supervisor per extension, the
@@ -50,7 +47,7 @@ export class ToolledgerHost {
   /** The registry stream (C1). */
   readonly streamId: string;
   /** Every event this host appends to its registry stream, once it is stored. */
-  readonly events$: Observable<SessionEvent>;
+  readonly events$: Observable<StreamEvent>;
   /** The registry state, folded from the registry stream; replays the current value. */
   readonly state$: Observable<State>;
   /** Failures in background work (list_changed handling, refetches, crash reports). */
@@ -68,10 +65,10 @@ export class ToolledgerHost {
   readonly #status = new Subject<ExtensionStatus>();
   readonly #upstreamNotifications = new Subject<UpstreamNotification>();
   #upstreamRequestHandler: UpstreamRequestHandler | null = null;
-  readonly #supervisors = new Map<string, ExtensionSupervisor>();
+  /** Its extensions, one supervisor each. */
+  readonly #supervisors: Supervisors;
   /** R11/G1: the extensions' tools, prompts and resources, listed and refetched. */
   readonly #lists: ExtensionLists;
-  readonly #supervised: SupervisorHost;
   readonly #background: BackgroundWork;
   /** P4: the pins ledger, once a server is pinned. */
   readonly #pins: HostPins;
@@ -90,38 +87,21 @@ export class ToolledgerHost {
     this.errors$ = this.#errors.asObservable();
     this.status$ = this.#status.asObservable();
     this.upstreamNotifications$ = this.#upstreamNotifications.asObservable();
-    const background = new BackgroundWork(this.#errors);
-    this.#background = background;
-    this.#pins = new HostPins({
-      writer,
-      policy: this.options.pinning,
-      followIntervalMs: this.options.pinsFollowIntervalMs,
-      now: this.options.now,
-      redactor: () => this.#redactor,
-      report: (error) => this.#errors.next(error),
-    });
-    this.#lists = new ExtensionLists(writer, this.options, {
-      closed: () => this.#closed,
-      track: (work) => background.track(work),
-      report: (error) => background.report(error),
-      beforeRecord: (command) => this.#pins.beforeRecord(command),
-    });
-    this.#supervised = supervisorHost({
-      options: this.options,
+    const parts = hostParts(writer, this.options, {
+      errors: this.#errors,
+      status: this.#status,
+      notifications: this.#upstreamNotifications,
       redactor: () => this.#redactor,
       addSecret: (value) => {
         this.#redactor = this.#redactor.with(Redactor.forValues([value]));
       },
       closed: () => this.#closed,
       upstreamRequestHandler: () => this.#upstreamRequestHandler,
-      writer,
-      lists: this.#lists,
-      pins: this.#pins,
-      background,
-      notifications: this.#upstreamNotifications,
-      errors: this.#errors,
-      status: this.#status,
     });
+    this.#background = parts.background;
+    this.#pins = parts.pins;
+    this.#lists = parts.lists;
+    this.#supervisors = parts.supervisors;
   }
 
   /**
@@ -196,7 +176,7 @@ export class ToolledgerHost {
     return startAdded(configs, added, {
       lists: this.#lists,
       refresh: () => this.refresh(),
-      current: (s) => this.#supervisors.get(s.key) === s,
+      current: (s) => this.#supervisors.current(s),
       state: () => this.state,
     });
   }
@@ -223,18 +203,17 @@ export class ToolledgerHost {
    * Costs nothing once every startup is over.
    */
   untilListed(): Promise<void> {
-    return untilListed(this.#supervisors.values());
+    return this.#supervisors.untilListed();
   }
 
   /** Resolves once every extension added with `startExtensions` is past its first attempt. */
   async whenStarted(): Promise<void> {
-    await Promise.all([...this.#supervisors.values()].map((s) => s.startup.firstAttempt));
+    await this.#supervisors.whenStarted();
   }
 
   /** True while an extension added with `startExtensions` is in its first start. */
   get starting(): boolean {
-    for (const s of this.#supervisors.values()) if (!s.startup.firstAttemptOver) return true;
-    return false;
+    return this.#supervisors.starting;
   }
 
   /**
@@ -245,16 +224,14 @@ export class ToolledgerHost {
    * Names that resolve now cost nothing.
    */
   async untilStartedFor(names: readonly string[], ms: number): Promise<void> {
-    if (this.starting) await untilStartedFor(this.state, this.#supervisors.values(), names, ms);
+    if (this.starting) await this.#supervisors.untilStartedFor(this.state, names, ms);
   }
 
   /** R7: disconnects the extension and removes it and its tools. */
   async removeExtension(name: string): Promise<void> {
     this.#open();
     const key = nameToKey(name);
-    const s = this.#supervisors.get(key);
-    this.#supervisors.delete(key);
-    if (s) await s.retire(true);
+    await this.#supervisors.remove(key);
     await this.#execute(() => ({ type: "RemoveExtension", extension: key }));
     await this.refresh();
   }
@@ -262,19 +239,12 @@ export class ToolledgerHost {
   /** Connects a crashed, hung or failed extension again and fetches its tools. */
   async reconnect(name: string): Promise<void> {
     this.#open();
-    const s = this.#supervisors.get(nameToKey(name));
-    if (!s) {
-      throw new AdapterError(
-        "COMMAND_REJECTED",
-        `no extension ${JSON.stringify(name)} in this host; known: ${[...this.#supervisors.keys()].join(", ") || "none"}`,
-      );
-    }
-    await s.reconnect();
+    await this.#supervisors.named(name).reconnect();
   }
 
   /** Connection status of every extension this host connected. */
   extensions(): ExtensionStatus[] {
-    return [...this.#supervisors.values()].map((s) => s.status);
+    return this.#supervisors.statuses();
   }
 
   /**
@@ -283,10 +253,7 @@ export class ToolledgerHost {
    * list cannot spin the host. A caller joins a run already in flight for an extension.
    */
   async refresh(): Promise<void> {
-    const stale = staleExtensions(this.state).flatMap((key) => {
-      const s = this.#supervisors.get(key);
-      return s?.connection ? [s] : [];
-    });
+    const stale = this.#supervisors.staleConnected(this.state);
     await Promise.all(stale.map((s) => this.#lists.listTools(s, false)));
   }
 
@@ -300,7 +267,7 @@ export class ToolledgerHost {
 
   /** G1: the live connection of an extension (name or key), for relaying requests to its server. */
   connection(nameOrKey: string): ExtensionConnection | undefined {
-    return this.#supervisors.get(nameToKey(nameOrKey))?.connection ?? undefined;
+    return this.#supervisors.connection(nameOrKey);
   }
 
   /** G1: who answers sampling and elicitation requests from the servers (the gateway). */
@@ -360,9 +327,7 @@ export class ToolledgerHost {
    */
   async recordUnfinishedStarts(): Promise<void> {
     if (this.#closed) return;
-    await Promise.all(
-      [...this.#supervisors.values()].map((s) => recordUnfinishedStart(this.#writer, s)),
-    );
+    await this.#supervisors.recordUnfinishedStarts();
   }
 
   /** Disconnects every extension. The store stays open (it belongs to the caller). */
@@ -371,7 +336,7 @@ export class ToolledgerHost {
     await this.recordUnfinishedStarts().catch((error: unknown) => this.#background.report(error));
     this.#closed = true;
     this.#lists.close();
-    await Promise.allSettled([...this.#supervisors.values()].map((s) => s.retire()));
+    await this.#supervisors.retireAll();
     await this.#background.settled();
     await this.#pins.close();
     await this.#writer.finish();
@@ -389,29 +354,11 @@ export class ToolledgerHost {
 
   // ---- internals ----------------------------------------------------------------------
 
-  /**
-   * R6: appends each config's ExtensionAdded and gives it a new supervisor, retiring the one
-   * it replaces; null where an identical config is already connected (a no-op).
-   */
-  async #add(configs: readonly ExtensionConfig[]): Promise<(ExtensionSupervisor | null)[]> {
+  /** R6: every config's ExtensionAdded and a new supervisor (see Supervisors.add); its secrets join the redactor first. */
+  #add(configs: readonly ExtensionConfig[]): Promise<(ExtensionSupervisor | null)[]> {
     this.#open();
     this.#redactor = this.#redactor.with(Redactor.forConfigs(configs));
-    const added: (ExtensionSupervisor | null)[] = [];
-    for (const config of configs) {
-      const key = nameToKey(config.name);
-      const previous = this.#supervisors.get(key);
-      const events = await this.#execute(() => addExtensionCommand(config));
-      if (events.length === 0 && previous?.connection) {
-        added.push(null);
-        continue;
-      }
-      if (previous) await previous.retire(true);
-      const s = new ExtensionSupervisor(this.#supervised, key, config);
-      this.#supervisors.set(key, s);
-      await this.#pins.adopt(key, config);
-      added.push(s);
-    }
-    return added;
+    return this.#supervisors.add(configs);
   }
 
   #execute(make: (state: State) => Command): Promise<ToolledgerEvent[]> {

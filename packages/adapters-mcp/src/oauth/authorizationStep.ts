@@ -1,6 +1,6 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { AuthorizationPrompt, Challenge } from "./authorizationTypes.js";
 import { CallbackListener, type CallbackResult } from "./callbackListener.js";
 import { failureOf } from "./oauthFailure.js";

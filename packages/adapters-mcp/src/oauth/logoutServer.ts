@@ -1,5 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import { type RevokeOutcome, revokeGrant } from "./revokeGrant.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";
 import type { OAuthTokenStore } from "./tokenStore.js";

@@ -1,5 +1,5 @@
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import { AuthorizationFailedError } from "./authorizationRequiredError.js";
 
 /** The longest part of an authorization server's own text quoted in a message. */

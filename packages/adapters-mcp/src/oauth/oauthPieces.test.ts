@@ -1,6 +1,6 @@
 import { generateKeyPairSync, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Redactor } from "../redactor.js";
+import { Redactor } from "../redaction/redactor.js";
 import { CallbackListener } from "./callbackListener.js";
 import { oauthSecretValues } from "./oauthSettings.js";
 import { browserCommands } from "./openBrowser.js";

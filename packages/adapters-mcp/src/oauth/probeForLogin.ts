@@ -1,6 +1,6 @@
 import { discoverOAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import type { StepOutcome } from "./authorizationStep.js";
 import type { Challenge } from "./authorizationTypes.js";
 import { probeServer } from "./probeServer.js";

@@ -5,7 +5,7 @@ import {
   UnauthorizedClientError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import { failureOf } from "./oauthFailure.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";
 import type { GrantRecord } from "./tokenStore.js";

@@ -4,7 +4,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { AuthorizationServerMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import { failureOf } from "./oauthFailure.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";
 import type { GrantRecord } from "./tokenStore.js";

@@ -1,4 +1,4 @@
-import { Redactor } from "../redactor.js";
+import { Redactor } from "../redaction/redactor.js";
 
 /**
  * Every secret one server's authorization has seen (tokens, codes, verifiers, client

@@ -1,5 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import {
   AuthorizationFailedError,
   AuthorizationRequiredError,

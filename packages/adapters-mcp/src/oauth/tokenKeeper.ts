@@ -1,6 +1,6 @@
 import { auth, discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Redactor } from "../redactor.js";
+import type { Redactor } from "../redaction/redactor.js";
 import { AuthorizationFailedError } from "./authorizationRequiredError.js";
 import type { Challenge, OAuthActivity } from "./authorizationTypes.js";
 import { failureOf } from "./oauthFailure.js";

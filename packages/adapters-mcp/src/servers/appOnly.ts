@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Test server with one app-only tool (D3: _meta.ui.visibility without "model").
-import { objectSchema, serveStdio, text, toolServer, unknownTool } from "./_serve.js";
+import { objectSchema, serveStdio, text, toolServer, unknownTool } from "./internal/serve.js";
 
 await serveStdio(
   toolServer({

@@ -17,7 +17,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { flag, objectSchema, sleep, text, unknownTool } from "./_serve.js";
+import { flag, objectSchema, sleep, text, unknownTool } from "./internal/serve.js";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

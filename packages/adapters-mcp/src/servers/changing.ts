@@ -11,7 +11,7 @@ import {
   text,
   toolServer,
   unknownTool,
-} from "./_serve.js";
+} from "./internal/serve.js";
 
 const listDelayMs = Number(flag("list-delay-ms", "0"));
 const fixed = ["ping", "add_tool", "remove_tool", "burst", "arm_race", "stats"];

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Test server whose tools/list never ends: `--mode repeat` sends the same cursor forever,
 // `--mode endless` a fresh cursor on every page.
-import { flag, objectSchema, serveStdio, text, toolServer } from "./_serve.js";
+import { flag, objectSchema, serveStdio, text, toolServer } from "./internal/serve.js";
 
 const mode = flag("mode", "repeat");
 let page = 0;

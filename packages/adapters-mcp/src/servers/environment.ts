@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Test server that reports the environment it was started with: `get_env` returns the value
 // of one variable (or "(unset)"), so a test can see what a host passed on.
-import { objectSchema, serveStdio, text, toolServer, unknownTool } from "./_serve.js";
+import { objectSchema, serveStdio, text, toolServer, unknownTool } from "./internal/serve.js";
 
 await serveStdio(
   toolServer({

@@ -16,7 +16,7 @@ import {
   text,
   toolServer,
   unknownTool,
-} from "./_serve.js";
+} from "./internal/serve.js";
 
 const stayDown = hasFlag("stay-down") ? flag("stay-down", "") : "";
 if (stayDown !== "" && existsSync(stayDown)) {

@@ -3,7 +3,7 @@
 // `listening <url>` on stdout once it accepts connections.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { hostMcpOverHttp } from "../gateway/httpHost.js";
-import { flag, objectSchema, text, toolServer, unknownTool } from "./_serve.js";
+import { flag, objectSchema, text, toolServer, unknownTool } from "./internal/serve.js";
 
 const added = new Set<string>();
 const servers = new Set<Server>();

@@ -17,7 +17,7 @@ import {
   text,
   toolServer,
   unknownTool,
-} from "./_serve.js";
+} from "./internal/serve.js";
 
 /** Where the stderr tail of a failure is cut (the adapter reports the last 800 characters). */
 const CUT = 800;

@@ -9,7 +9,7 @@ import {
   text,
   toolServer,
   unknownTool,
-} from "./_serve.js";
+} from "./internal/serve.js";
 
 const good: RawTool[] = [
   {

@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { AuthorizationServer } from "./_authorizationServer.js";
-import { flag, objectSchema, text, toolServer, unknownTool } from "./_serve.js";
+import { AuthorizationServer } from "./internal/authorizationServer.js";
+import { flag, objectSchema, text, toolServer, unknownTool } from "./internal/serve.js";
 
 const READ = "notes:read";
 const WRITE = "notes:write";

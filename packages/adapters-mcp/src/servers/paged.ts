@@ -2,7 +2,7 @@
 // Test server: `--tools N` tools served `--page-size M` per tools/list page; with
 // `--fail-page K` the K-th page (1-based) answers with an error instead; `--names a,b.c`
 // lists those names instead of tool_000….
-import { flag, objectSchema, serveStdio, text, toolServer, unknownTool } from "./_serve.js";
+import { flag, objectSchema, serveStdio, text, toolServer, unknownTool } from "./internal/serve.js";
 
 const count = Number(flag("tools", "25"));
 const pageSize = Number(flag("page-size", "10"));

@@ -24,7 +24,15 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { hostMcpOverHttp } from "../gateway/httpHost.js";
-import { type Extra, flag, hasFlag, objectSchema, serveStdio, sleep, text } from "./_serve.js";
+import {
+  type Extra,
+  flag,
+  hasFlag,
+  objectSchema,
+  serveStdio,
+  sleep,
+  text,
+} from "./internal/serve.js";
 
 // A 1×1 PNG and a 44-byte silent WAV: the smallest valid media the scenarios accept.
 const PNG =

@@ -15,7 +15,7 @@ import {
   text,
   toolServer,
   unknownTool,
-} from "./_serve.js";
+} from "./internal/serve.js";
 
 const variant = flag("variant", "clean");
 const tag = (s: string) =>

@@ -15,7 +15,7 @@ import {
   text,
   toolServer,
   unknownTool,
-} from "./_serve.js";
+} from "./internal/serve.js";
 
 const name = flag("name", "slow");
 const crashFirst = Number(flag("crash-first", "0"));

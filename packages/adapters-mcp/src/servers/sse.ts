@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { flag, objectSchema, text, toolServer, unknownTool } from "./_serve.js";
+import { flag, objectSchema, text, toolServer, unknownTool } from "./internal/serve.js";
 
 const transports = new Map<string, SSEServerTransport>();
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { ToolledgerSession } from "@toolledger/adapters-mcp";
+import type { StandaloneConversation } from "@toolledger/adapters-mcp";
 import { listTools } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO, SERVERS } from "../../testing/spawnCli.js";
@@ -50,13 +50,17 @@ async function open(file: string) {
   return { config, ...started, stderr };
 }
 
-async function call(session: ToolledgerSession, name: string, args: Record<string, unknown> = {}) {
+async function call(
+  session: StandaloneConversation,
+  name: string,
+  args: Record<string, unknown> = {},
+) {
   const outcome = await session.callTool(name, args);
   if (!outcome.ok) throw new Error(outcome.error.message);
   return (outcome.result.content as { text: string }[]).map((c) => c.text).join("");
 }
 
-const names = (session: ToolledgerSession) =>
+const names = (session: StandaloneConversation) =>
   listTools(session.state, { includeHidden: true }).map((t) => t.publicName);
 
 describe("Claude Desktop (claude_desktop_config.json)", () => {

@@ -5,9 +5,9 @@ import {
   type HostOptions,
   type OAuthRuntime,
   openHost,
-  openSession,
+  openStandaloneConversation,
+  type StandaloneConversation,
   type ToolledgerHost,
-  type ToolledgerSession,
 } from "@toolledger/adapters-mcp";
 import { type DeferralConfig, type EventStore, nameToKey, type PinPolicy } from "@toolledger/core";
 import type { LoadedConfig } from "../config/serverConfig.js";
@@ -21,7 +21,7 @@ export interface StartedHost {
 }
 
 export interface StartedSession {
-  session: ToolledgerSession;
+  session: StandaloneConversation;
   failures: { name: string; message: string }[];
 }
 
@@ -124,7 +124,7 @@ export async function startSession(
   options: { now: () => Date; env: Env; oauth?: OAuthRuntime },
 ): Promise<StartedSession> {
   reportWarnings(config, o);
-  const session = await openSession({
+  const session = await openStandaloneConversation({
     now: options.now,
     // V3: the config file's cap on one definition applies to what is listed here too.
     ...(config.maxDefinitionBytes ? { maxDefinitionBytes: config.maxDefinitionBytes } : {}),

@@ -15,17 +15,14 @@ const MAX_LINES = 400;
  * view's describeEvent.ts were split once pinning and search had landed). Each listed file
  * must still exist, so a split or a rename removes its line here.
  */
-const PENDING_SPLIT: ReadonlyMap<string, string> = new Map<string, string>([
-  ["packages/adapters-mcp/src/extensionConnection.ts", "issue 35"],
-  ["packages/adapters-mcp/src/host/toolledgerHost.ts", "issue 35"],
-]);
+const PENDING_SPLIT: ReadonlyMap<string, string> = new Map<string, string>();
 
 /**
  * Issue 35: each package's src/ reads as a table of contents (at most MAX_TOP_ENTRIES entries),
  * its imports form no circle, and nothing is private by a leading underscore. Packages listed
  * here are being moved into their rooms; each leaves the list when it is done.
  */
-const ROOMS_PENDING: ReadonlySet<string> = new Set(["adapters-mcp"]);
+const ROOMS_PENDING: ReadonlySet<string> = new Set<string>();
 const MAX_TOP_ENTRIES = 15;
 
 /** Backticked repository paths in a markdown text (`packages/…`, `docs/…`, …). */

@@ -28,6 +28,7 @@ import {
 } from "./taskEntry.js";
 import { readCursor, writeCursor } from "./taskListCursor.js";
 import { isGone, untilEnded, withoutRelatedTask } from "./taskWaits.js";
+import type { TaskOwner } from "./upstreamTasks.js";
 
 /**
  * G4/C6: one conversation's tasks. Their ids are the gateway's, so a client sees, fetches and
@@ -35,7 +36,7 @@ import { isGone, untilEnded, withoutRelatedTask } from "./taskWaits.js";
  * is relayed there by the server's id. Every change of a task's status is recorded in the
  * conversation (C6) and told to the client that owns it.
  */
-export class ConversationTasks {
+export class ConversationTasks implements TaskOwner {
   readonly peer: Peer;
   readonly #hub: GatewayHub;
   readonly #conversation: Conversation;

@@ -14,9 +14,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolledgerEvent } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { everything } from "../../_fixtures.js";
 import type { Conversation } from "../../conversation/conversation.js";
-import { openHost, type ToolledgerHost } from "../../host.js";
+import { openHost, type ToolledgerHost } from "../../host/toolledgerHost.js";
+import { everything } from "../../testing/fixtures.js";
 import type { HttpGateway } from "../gatewayOptions.js";
 import { serveGatewayHttp } from "../serveGatewayHttp.js";
 

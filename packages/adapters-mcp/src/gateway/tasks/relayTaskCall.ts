@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { resolveTool, type State } from "@toolledger/core";
 import { AdapterError } from "../../adapterError.js";
-import type { CallToolOutcome } from "../../conversation/callTool.js";
+import type { CallToolOutcome } from "../../conversation/callToolTypes.js";
 import type { Conversation } from "../../conversation/conversation.js";
 import { isCreateTaskResult } from "../../conversation/isCreateTaskResult.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";

@@ -1,6 +1,6 @@
-import type { UpstreamMessage } from "../../extensionConnection.js";
+import type { UpstreamMessage } from "../../connection/extensionConnection.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
-import type { GatewayHub } from "../gatewayHub.js";
+import type { HubServices } from "../hubServices.js";
 import { relatedTaskId, withRelatedTask } from "./taskEntry.js";
 
 /**
@@ -10,7 +10,7 @@ import { relatedTaskId, withRelatedTask } from "./taskEntry.js";
  * the server's, or none for a task the client does not know. Null: not a task's request.
  */
 export function routeTaskRequest(
-  hub: GatewayHub,
+  hub: HubServices,
   extension: string,
   request: UpstreamMessage,
 ): { peer: Peer; extra: DownstreamExtra | null; request: UpstreamMessage } | null {

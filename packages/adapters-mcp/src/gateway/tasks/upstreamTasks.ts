@@ -1,14 +1,27 @@
-import type { ConversationTasks } from "./conversationTasks.js";
+import type { TaskStatus as McpTaskStatus } from "@modelcontextprotocol/sdk/types.js";
+import type { Peer } from "../downstreamPeer.js";
 import type { TaskEntry } from "./taskEntry.js";
+
+/**
+ * The conversation that owns a relayed task, as the hub reaches it (a ConversationTasks): its
+ * client, and the task's status as the server reports it.
+ */
+export interface TaskOwner {
+  readonly peer: Peer;
+  observe(
+    entry: TaskEntry,
+    seen: { status: McpTaskStatus; statusMessage?: string | undefined },
+  ): Promise<void>;
+}
 
 /**
  * G4: the relayed tasks of every conversation of a gateway, by the server that runs each
  * and its id there: where a server's status notification and its requests for a task go.
  */
 export class UpstreamTasks {
-  readonly #byUpstream = new Map<string, { tasks: ConversationTasks; entry: TaskEntry }>();
+  readonly #byUpstream = new Map<string, { tasks: TaskOwner; entry: TaskEntry }>();
 
-  add(extension: string, upstreamTaskId: string, tasks: ConversationTasks, entry: TaskEntry): void {
+  add(extension: string, upstreamTaskId: string, tasks: TaskOwner, entry: TaskEntry): void {
     this.#byUpstream.set(key(extension, upstreamTaskId), { tasks, entry });
   }
 
@@ -19,7 +32,7 @@ export class UpstreamTasks {
   find(
     extension: string,
     upstreamTaskId: string,
-  ): { tasks: ConversationTasks; entry: TaskEntry } | undefined {
+  ): { tasks: TaskOwner; entry: TaskEntry } | undefined {
     return this.#byUpstream.get(key(extension, upstreamTaskId));
   }
 }

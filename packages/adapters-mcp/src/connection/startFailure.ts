@@ -1,0 +1,38 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { AdapterError } from "../adapterError.js";
+import { describeConfig, type ExtensionConfig } from "../extensionConfig.js";
+import type { Redactor } from "../redaction/redactor.js";
+import { authorizationFailure, type ConnectionAuth } from "./connectionAuth.js";
+import { serverText } from "./requestFailure.js";
+import type { ServerProcess } from "./serverProcess.js";
+
+/**
+ * What a start that failed (the server's start or the MCP handshake) is told as: the
+ * authorization the server needs (A4), else START_FAILED with why, how the process exited
+ * and the end of its stderr, secrets redacted.
+ */
+export function startFailure(
+  error: unknown,
+  start: {
+    config: ExtensionConfig;
+    startTimeoutMs: number;
+    auth: ConnectionAuth | undefined;
+    redactor: Redactor;
+    process: ServerProcess;
+  },
+): AdapterError {
+  const { config, redactor, process } = start;
+  const unauthorized = authorizationFailure(error, start.auth, redactor);
+  if (unauthorized) return unauthorized;
+  const why =
+    error instanceof McpError && error.code === ErrorCode.RequestTimeout
+      ? `the MCP handshake did not complete within ${start.startTimeoutMs} ms`
+      : serverText(error, redactor);
+  return new AdapterError(
+    "START_FAILED",
+    redactor.redact(
+      `extension ${JSON.stringify(config.name)} (${describeConfig(config)}) did not start: ${why}${process.exitText()}${process.stderrText()}. Check the command or URL and run it by hand to see why.`,
+    ),
+    { cause: error },
+  );
+}
