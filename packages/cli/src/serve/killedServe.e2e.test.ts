@@ -180,6 +180,8 @@ describeEachStore("serve killed at random points (L1, L3)", (store) => {
       try {
         const w = await watchedPage(browser);
         await w.page.goto(pathToFileURL(page).href);
+        // The timeline renders only the rows in sight: search for the ending, as a user would.
+        await w.page.locator("[data-testid=search]").fill("conversation lost");
         await expect
           .poll(() => w.page.locator("[data-testid=timeline]").textContent(), { timeout: 20_000 })
           .toContain("conversation lost: its gateway stopped without closing it");
