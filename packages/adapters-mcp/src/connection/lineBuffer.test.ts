@@ -44,6 +44,36 @@ describe("LineBuffer", () => {
     );
   });
 
+  it("decodes a line cut into chunks as the whole line's bytes decode, malformed UTF-8 included", () => {
+    // A long line's chunks are decoded as they arrive (bench 9a); a sequence cut by a chunk,
+    // or broken, must become the same text (U+FFFD where toString puts it) as decoding it whole.
+    const bytePool = [
+      0x41, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xc3, 0xa9, 0x80, 0xff, 0xed, 0xa0,
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...bytePool), { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 10 }),
+        (inner, cuts) => {
+          const line = Buffer.concat([
+            Buffer.from('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"'),
+            Buffer.from(inner),
+            Buffer.from('"}}\n'),
+          ]);
+          const buffer = new LineBuffer(1 << 20);
+          let at = 0;
+          for (let i = 0; at < line.length; i++) {
+            const n = cuts[i % cuts.length]!;
+            buffer.append(line.subarray(at, at + n));
+            at += n;
+          }
+          expect(drain(buffer)).toEqual([JSON.parse(line.subarray(0, -1).toString("utf8"))]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("the same with whole lines inside one chunk, blank lines between, and a line over the limit inside one chunk", () => {
     fc.assert(
       fc.property(

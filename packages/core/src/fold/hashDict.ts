@@ -63,7 +63,15 @@ export function hset<V>(d: HashDict<V>, key: string, value: V): HashDict<V> {
     } else {
       const values = leaf[1].slice();
       values[at] = value;
-      next = [leaf[0], values];
+      // A copy, not the literal `[leaf[0], values]`: V8 may decide a literal's objects live
+      // long (allocation-site pretenuring, decided once at a busy moment and never undone)
+      // and allocate them in old space from then on; an old leaf keeps its young values
+      // alive through every scavenge, so each replaced extension was promoted and collected
+      // by mark-compact (bench 1: 1.3-2.5 µs per ToolsInvalidated against ~0.7, see
+      // bench/DIARY.md). A builtin's copy is always young.
+      const copy = leaf.slice() as [readonly string[], readonly V[]];
+      copy[1] = values;
+      next = copy;
       added = 0;
     }
   }
