@@ -10,6 +10,7 @@ import {
   CompleteRequestSchema,
   CreateMessageResultSchema,
   ElicitResultSchema,
+  EmptyResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
   type GetPromptResult,
@@ -134,8 +135,9 @@ const TOOLS = [
   },
   {
     name: "progress_burst",
-    description: "Sends `count` progress notifications",
-    inputSchema: objectSchema({ count: { type: "number" } }),
+    description:
+      "Sends `count` progress notifications; with `settle`, pings the client before answering, so a client that handles notifications after the response it arrived with still gets them all",
+    inputSchema: objectSchema({ count: { type: "number" }, settle: { type: "boolean" } }),
   },
   {
     name: "big_result",
@@ -447,6 +449,8 @@ async function callTool(
     case "progress_burst": {
       const count = Number(args.count ?? 0);
       for (let i = 1; i <= count; i++) await progress(i, count);
+      // The client answers the ping after the reports it read before it (bench 9b/9d).
+      if (args.settle === true) await extra.sendRequest({ method: "ping" }, EmptyResultSchema);
       return text(`sent ${count} progress notifications`);
     }
     case "big_result":
