@@ -1,28 +1,65 @@
-import type { ExtensionState, State } from "../fold/state.js";
+import type { ExtensionState, RegisteredTool, State } from "../fold/state.js";
 import { listExtensions } from "../registry/extensions.js";
 import { type Postings, type ServerIndex, serverIndex } from "./serverIndex.js";
 
-/** One term across the registry: its document frequency and each server's postings of it. */
+/**
+ * One term across the registry: the tools that have it, by registry-wide number (servers in
+ * key order, each server's tools in order), with their BM25F weights, in one pair of arrays.
+ */
 export interface TermHits {
+  /** Tools that have the term (document frequency). */
   df: number;
-  servers: { server: IndexedServer; postings: Postings }[];
+  /** BM25's idf of the term in this registry, log(1 + (N - df + 0.5) / (df + 0.5)); 0 when df is 0. */
+  idf: number;
+  /** Registry-wide tool numbers, ascending. */
+  docs: Int32Array;
+  /** Per entry of `docs`: the saturated term weight of the server's postings (`Postings.tf`). */
+  tf: Float64Array;
 }
 
 /** S1: a term's hits, memoised on the (immutable) index. */
 export function termHits(index: RegistryIndex, term: string): TermHits {
   let hits = index.terms.get(term);
   if (!hits) {
-    hits = { df: 0, servers: [] };
+    let df = 0;
+    const found: { offset: number; postings: Postings }[] = [];
     for (const server of index.servers) {
       const postings = server.index.postings.get(term);
       if (!postings) continue;
-      hits.df += postings.docs.length;
-      hits.servers.push({ server, postings });
+      df += postings.docs.length;
+      found.push({ offset: server.offset, postings });
     }
+    const docs = new Int32Array(df);
+    const tf = new Float64Array(df);
+    let at = 0;
+    for (const { offset, postings } of found) {
+      const d = postings.docs;
+      for (let i = 0; i < d.length; i++) docs[at + i] = offset + d[i]!;
+      tf.set(postings.tf, at);
+      at += d.length;
+    }
+    const n = index.size;
+    const idf = df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    hits = { df, idf, docs, tf };
     if (index.terms.size > 10_000) index.terms.clear();
     index.terms.set(term, hits);
   }
   return hits;
+}
+
+/** The registry's tools by registry-wide number (built on the first search that needs it). */
+export function indexedTools(index: RegistryIndex): readonly RegisteredTool[] {
+  let all = index.tools;
+  if (!all) {
+    const list: RegisteredTool[] = new Array(index.size);
+    for (const s of index.servers) {
+      const tools = s.index.tools;
+      for (let d = 0; d < tools.length; d++) list[s.offset + d] = tools[d]!;
+    }
+    all = list;
+    index.tools = all;
+  }
+  return all;
 }
 
 /** One extension's index and where its tools start in the registry-wide numbering. */
@@ -43,6 +80,8 @@ export interface RegistryIndex {
   size: number;
   /** Per term: the servers whose tools have it (with its postings) and how many tools do; filled as queries ask. */
   terms: Map<string, TermHits>;
+  /** Memo of `indexedTools`. */
+  tools?: readonly RegisteredTool[];
 }
 
 const cache = new WeakMap<object, RegistryIndex>();
