@@ -4,7 +4,7 @@ import { compareBytes } from "../naming/compareBytes.js";
 import { isWinner } from "../naming/nameOwners.js";
 import { queryConcepts, scoreConcepts } from "./rankTools.js";
 import { compileRegex, regexMatches } from "./regex/boundedRegex.js";
-import { indexedTools, registryIndex } from "./registryIndex.js";
+import { flatTools, registryIndex } from "./registryIndex.js";
 import type { ToolsSearched } from "./searchEvents.js";
 import { isSearchable, REGEX_STEP_BUDGET } from "./searchTools.js";
 import { FIELD_COUNT } from "./serverIndex.js";
@@ -56,7 +56,7 @@ export function explainSearchResult(
   }
   const index = registryIndex(stateBefore);
   const { scores, touched } = scoreConcepts(index, queryConcepts(q));
-  const tools = indexedTools(index);
+  const { tools } = flatTools(index);
   let mine = -1;
   for (const g of touched) if (tools[g] === tool) mine = g;
   if (mine === -1) return { kind: "no-match" };

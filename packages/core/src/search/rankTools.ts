@@ -45,14 +45,79 @@ export interface Scores {
   touched: Int32Array;
 }
 
+/**
+ * One concept across the registry: each tool that has one of its terms, with the concept's
+ * weight there, the largest of its terms' `weight × idf × tf` (own word or synonym). Tools in
+ * first-touched order: term by term, each term's tools ascending.
+ */
+export interface ConceptHits {
+  docs: Int32Array;
+  values: Float64Array;
+}
+
 // Scratch reused by every call (a search allocates nothing in proportion to the registry).
 // `scores` is all zero except at the `touchedCount` numbers the previous call left in
-// `touchedList`, which the next call clears first; `best` is all zero between concepts.
+// `touchedList`, which the next call clears first; `best` is all zero between calls.
 let scores = new Float64Array(0);
 let touchedList = new Int32Array(0);
 let touchedCount = 0;
 let best = new Float64Array(0);
 let bestList = new Int32Array(0);
+
+function ensureScratch(size: number): void {
+  if (scores.length >= size) return;
+  for (let i = 0; i < touchedCount; i++) scores[touchedList[i]!] = 0;
+  touchedCount = 0;
+  scores = new Float64Array(size);
+  touchedList = new Int32Array(size);
+  best = new Float64Array(size);
+  bestList = new Int32Array(size);
+}
+
+/** S1: a concept's hits, memoised on the (immutable) index. */
+export function conceptHits(index: RegistryIndex, concept: QueryConcept): ConceptHits {
+  const key = concept.terms.map((t) => `${t.term}\u0000${t.weight}`).join("\u0000");
+  let hits = index.concepts.get(key);
+  if (hits) return hits;
+  const found: { hits: TermHits; idf: number }[] = [];
+  for (const { term, weight } of concept.terms) {
+    const h = termHits(index, term);
+    if (h.df !== 0) found.push({ hits: h, idf: weight * h.idf });
+  }
+  if (found.length === 0) {
+    hits = { docs: new Int32Array(0), values: new Float64Array(0) };
+  } else if (found.length === 1) {
+    // One term occurs: its weight is the concept's (every weight is > 0).
+    const { hits: h, idf } = found[0]!;
+    const values = new Float64Array(h.df);
+    for (let i = 0; i < values.length; i++) values[i] = idf * h.tf[i]!;
+    hits = { docs: h.docs, values };
+  } else {
+    ensureScratch(index.size);
+    let count = 0;
+    for (const { hits: h, idf } of found) {
+      const { docs, tf } = h;
+      for (let i = 0; i < docs.length; i++) {
+        const g = docs[i]!;
+        const value = idf * tf[i]!;
+        const b = best[g]!;
+        if (b === 0) bestList[count++] = g;
+        if (value > b) best[g] = value;
+      }
+    }
+    const docs = bestList.slice(0, count);
+    const values = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const g = docs[i]!;
+      values[i] = best[g]!;
+      best[g] = 0;
+    }
+    hits = { docs, values };
+  }
+  if (index.concepts.size > 10_000) index.concepts.clear();
+  index.concepts.set(key, hits);
+  return hits;
+}
 
 /**
  * BM25F over the registry index. Deterministic: servers in key order, postings in tool order,
@@ -60,56 +125,17 @@ let bestList = new Int32Array(0);
  * concept counts once per tool, with its best-matching term (own word or synonym).
  */
 export function scoreConcepts(index: RegistryIndex, concepts: readonly QueryConcept[]): Scores {
+  const all = concepts.map((c) => conceptHits(index, c));
+  ensureScratch(index.size);
   for (let i = 0; i < touchedCount; i++) scores[touchedList[i]!] = 0;
-  touchedCount = 0;
-  const size = index.size;
-  if (scores.length < size) {
-    scores = new Float64Array(size);
-    touchedList = new Int32Array(size);
-    best = new Float64Array(size);
-    bestList = new Int32Array(size);
-  }
   let count = 0;
-  const found: { hits: TermHits; idf: number }[] = [];
-  // `finally`: whatever happens, the next call knows which entries to clear.
-  try {
-    for (const concept of concepts) {
-      found.length = 0;
-      for (const { term, weight } of concept.terms) {
-        const hits = termHits(index, term);
-        if (hits.df !== 0) found.push({ hits, idf: weight * hits.idf });
-      }
-      if (found.length === 1) {
-        // One term of the concept occurs: its weight is the concept's (every weight is > 0).
-        const { hits, idf } = found[0]!;
-        const { docs, tf } = hits;
-        for (let i = 0; i < docs.length; i++) {
-          const g = docs[i]!;
-          if (scores[g] === 0) touchedList[count++] = g;
-          scores[g]! += idf * tf[i]!;
-        }
-      } else if (found.length > 1) {
-        let bestCount = 0;
-        for (const { hits, idf } of found) {
-          const { docs, tf } = hits;
-          for (let i = 0; i < docs.length; i++) {
-            const g = docs[i]!;
-            const value = idf * tf[i]!;
-            const b = best[g]!;
-            if (b === 0) bestList[bestCount++] = g;
-            if (value > b) best[g] = value;
-          }
-        }
-        for (let i = 0; i < bestCount; i++) {
-          const g = bestList[i]!;
-          if (scores[g] === 0) touchedList[count++] = g;
-          scores[g]! += best[g]!;
-          best[g] = 0;
-        }
-      }
+  for (const { docs, values } of all) {
+    for (let i = 0; i < docs.length; i++) {
+      const g = docs[i]!;
+      if (scores[g] === 0) touchedList[count++] = g;
+      scores[g]! += values[i]!;
     }
-  } finally {
-    touchedCount = count;
   }
+  touchedCount = count;
   return { scores, touched: touchedList.subarray(0, count) };
 }

@@ -1,5 +1,6 @@
 import type { ExtensionState, RegisteredTool, State } from "../fold/state.js";
 import { listExtensions } from "../registry/extensions.js";
+import type { ConceptHits } from "./rankTools.js";
 import { type Postings, type ServerIndex, serverIndex } from "./serverIndex.js";
 
 /**
@@ -47,19 +48,33 @@ export function termHits(index: RegistryIndex, term: string): TermHits {
   return hits;
 }
 
-/** The registry's tools by registry-wide number (built on the first search that needs it). */
-export function indexedTools(index: RegistryIndex): readonly RegisteredTool[] {
-  let all = index.tools;
-  if (!all) {
-    const list: RegisteredTool[] = new Array(index.size);
+/** The registry's tools and their wire names by registry-wide number. */
+export interface FlatTools {
+  tools: readonly RegisteredTool[];
+  names: readonly string[];
+  /** No name has a code unit from U+D800 up: `<` on names is byte-wise order. */
+  namesOrderNatively: boolean;
+}
+
+/** The registry's tools by registry-wide number, memoised on the index (built on the first search that needs it). */
+export function flatTools(index: RegistryIndex): FlatTools {
+  let flat = index.flat;
+  if (!flat) {
+    const tools: RegisteredTool[] = new Array(index.size);
+    const names: string[] = new Array(index.size);
+    let namesOrderNatively = true;
     for (const s of index.servers) {
-      const tools = s.index.tools;
-      for (let d = 0; d < tools.length; d++) list[s.offset + d] = tools[d]!;
+      const list = s.index.tools;
+      for (let d = 0; d < list.length; d++) {
+        tools[s.offset + d] = list[d]!;
+        names[s.offset + d] = list[d]!.wireName;
+      }
+      namesOrderNatively &&= s.index.namesOrderNatively;
     }
-    all = list;
-    index.tools = all;
+    flat = { tools, names, namesOrderNatively };
+    index.flat = flat;
   }
-  return all;
+  return flat;
 }
 
 /** One extension's index and where its tools start in the registry-wide numbering. */
@@ -80,8 +95,10 @@ export interface RegistryIndex {
   size: number;
   /** Per term: the servers whose tools have it (with its postings) and how many tools do; filled as queries ask. */
   terms: Map<string, TermHits>;
-  /** Memo of `indexedTools`. */
-  tools?: readonly RegisteredTool[];
+  /** Per query concept (its terms and weights): its hits (`conceptHits`); filled as queries ask. */
+  concepts: Map<string, ConceptHits>;
+  /** Memo of `flatTools`. */
+  flat?: FlatTools;
 }
 
 const cache = new WeakMap<object, RegistryIndex>();
@@ -104,5 +121,5 @@ function buildRegistryIndex(state: State): RegistryIndex {
     servers.push({ ext, index, offset: size });
     size += ext.tools.length;
   }
-  return { servers, size, terms: new Map() };
+  return { servers, size, terms: new Map(), concepts: new Map() };
 }

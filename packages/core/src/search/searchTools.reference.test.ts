@@ -189,6 +189,42 @@ describe("searchTools ranks exactly as the plain BM25F (S1)", () => {
     expect(nonEmpty).toBe(words.length * 3);
   });
 
+  it("S1/R14: ties between non-ASCII public names are broken by their wire names, byte-wise", () => {
+    const events: ToolledgerEvent[] = [
+      { type: "DeferralConfigured", v, mode: "search", alwaysLoad: [] },
+    ];
+    const keys = ["b", "a", "a1"];
+    for (const key of keys)
+      events.push({
+        type: "ExtensionAdded",
+        v,
+        name: key,
+        kind: "stdio",
+        exposeUnprefixed: false,
+        hidden: false,
+        availableTools: [],
+        configFingerprint: key,
+      });
+    for (const key of keys)
+      events.push({
+        type: "ToolsFetched",
+        v,
+        extension: key,
+        startedAtVersion: keys.length,
+        tools: ["p\u{1F600}", "p\uE000", "pz", "p\u00E9", "p"].map((name) => ({
+          name,
+          description: "Ping the server",
+          inputSchema: { type: "object" },
+        })),
+      });
+    const state = replay(events);
+    for (const limit of [1, 2, 5, 7, MAX_SEARCH_LIMIT]) {
+      const expected = referenceSearch(state, "ping the server", limit);
+      expect(expected.length).toBe(Math.min(limit, 15));
+      expect(searched(state, "ping the server", limit)).toEqual(expected);
+    }
+  });
+
   it("S1/S2: searches on different registries in turn leave nothing behind for the next", () => {
     const big = tiesState();
     const small = catalogState();

@@ -4,7 +4,7 @@ import { compareBytes } from "../naming/compareBytes.js";
 import { isWinner } from "../naming/nameOwners.js";
 import { queryConcepts, scoreConcepts } from "./rankTools.js";
 import { compileRegex, type MatchBudget, regexMatches } from "./regex/boundedRegex.js";
-import { indexedTools, registryIndex } from "./registryIndex.js";
+import { flatTools, registryIndex } from "./registryIndex.js";
 import { FIELD_COUNT } from "./serverIndex.js";
 import { oneLineDescription } from "./toolSearchText.js";
 
@@ -92,24 +92,30 @@ export function searchTools(
     );
   const index = registryIndex(state);
   const { scores, touched } = scoreConcepts(index, concepts);
-  const tools = indexedTools(index);
+  const { tools, names, namesOrderNatively } = flatTools(index);
   // The best `limit` searchable tools, best first: a sorted insert (limit is at most 25).
   const top: { score: number; tool: RegisteredTool }[] = [];
   let worst = Number.NEGATIVE_INFINITY;
+  let worstName = "";
   for (let j = 0; j < touched.length; j++) {
     const g = touched[j]!;
     const score = scores[g]!;
     if (score < worst) continue;
-    const tool = tools[g]!;
     // A tie with the last place goes to the byte-wise smaller name.
-    if (score === worst && compareBytes(tool.wireName, top[top.length - 1]!.tool.wireName) >= 0)
-      continue;
+    if (score === worst) {
+      const name = names[g]!;
+      if (namesOrderNatively ? name >= worstName : compareBytes(name, worstName) >= 0) continue;
+    }
+    const tool = tools[g]!;
     if (!isSearchable(state, tool)) continue;
     let i = top.length;
     while (i > 0 && better(score, tool.wireName, top[i - 1]!)) i--;
     top.splice(i, 0, { score, tool });
     if (top.length > limit) top.pop();
-    if (top.length === limit) worst = top[limit - 1]!.score;
+    if (top.length === limit) {
+      worst = top[limit - 1]!.score;
+      worstName = top[limit - 1]!.tool.wireName;
+    }
   }
   return { ok: true, kind: "words", hits: top.map((t) => hit(t.tool)), truncated: false };
 }
