@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareBytes, sortBytewise } from "./compareBytes.js";
+import { compareBytes, ordersNatively, sortBytewise } from "./compareBytes.js";
 
 const utf8 = new TextEncoder();
 
@@ -21,6 +21,20 @@ describe("byte-wise order (R12, D4)", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" }), (a, b) => {
         expect(Math.sign(compareBytes(a, b))).toBe(Math.sign(compareUtf8(a, b)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("property: between strings ordersNatively accepts, `<` agrees with compareBytes", () => {
+    expect(ordersNatively("a__p\u00E9\uD7FF")).toBe(true);
+    expect(ordersNatively("a__p\uE000")).toBe(false);
+    expect(ordersNatively("a__p😀")).toBe(false);
+    const text = fc.oneof(fc.string({ unit: "grapheme" }), fc.stringMatching(/^[a-z_é]{0,6}$/));
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        if (!ordersNatively(a) || !ordersNatively(b)) return;
+        expect(a < b ? -1 : a > b ? 1 : 0).toBe(Math.sign(compareBytes(a, b)));
       }),
       { numRuns: 1000 },
     );

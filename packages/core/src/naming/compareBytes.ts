@@ -20,12 +20,17 @@ export function compareBytes(a: string, b: string): number {
 // Only code units from U+D800 up can make UTF-16 order differ from code point order.
 const HIGH = /[\uD800-\uFFFF]/;
 
+/** Whether `text` has no code unit from U+D800 up: among such strings `<` is byte-wise order. */
+export function ordersNatively(text: string): boolean {
+  return !HIGH.test(text);
+}
+
 /**
  * Sorts `items` in place by `key`, byte-wise. Uses the engine's native string order (much
  * faster) when no key has a code unit from U+D800 up, where the two orders agree.
  */
 export function sortBytewise<T>(items: T[], key: (item: T) => string): T[] {
-  if (items.some((item) => HIGH.test(key(item)))) {
+  if (!items.every((item) => ordersNatively(key(item)))) {
     return items.sort((a, b) => compareBytes(key(a), key(b)));
   }
   return items.sort((a, b) => {

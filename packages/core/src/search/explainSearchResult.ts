@@ -4,9 +4,9 @@ import { compareBytes } from "../naming/compareBytes.js";
 import { isWinner } from "../naming/nameOwners.js";
 import { queryConcepts, scoreConcepts } from "./rankTools.js";
 import { compileRegex, regexMatches } from "./regex/boundedRegex.js";
-import { registryIndex } from "./registryIndex.js";
+import { flatTools, registryIndex } from "./registryIndex.js";
 import type { ToolsSearched } from "./searchEvents.js";
-import { isSearchable, REGEX_STEP_BUDGET, toolAt } from "./searchTools.js";
+import { isSearchable, REGEX_STEP_BUDGET } from "./searchTools.js";
 import { FIELD_COUNT } from "./serverIndex.js";
 import { SEARCH_FIELDS } from "./toolSearchText.js";
 
@@ -56,14 +56,15 @@ export function explainSearchResult(
   }
   const index = registryIndex(stateBefore);
   const { scores, touched } = scoreConcepts(index, queryConcepts(q));
+  const { tools } = flatTools(index);
   let mine = -1;
-  for (const g of touched) if (toolAt(index.servers, g) === tool) mine = g;
+  for (const g of touched) if (tools[g] === tool) mine = g;
   if (mine === -1) return { kind: "no-match" };
   const score = scores[mine]!;
   let rank = 1;
   for (const g of touched) {
     if (g === mine) continue;
-    const other = toolAt(index.servers, g);
+    const other = tools[g]!;
     const s = scores[g]!;
     if (
       (s > score || (s === score && compareBytes(other.wireName, tool.wireName) < 0)) &&

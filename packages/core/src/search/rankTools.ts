@@ -1,5 +1,5 @@
 import { RANKING } from "./ranking.js";
-import { type RegistryIndex, termHits } from "./registryIndex.js";
+import { type RegistryIndex, type TermHits, termHits } from "./registryIndex.js";
 import { words } from "./searchTokens.js";
 import { stemOf } from "./serverIndex.js";
 import { SYNONYM_GROUPS } from "./synonyms.js";
@@ -35,50 +35,107 @@ export function queryConcepts(query: string): QueryConcept[] {
   return out;
 }
 
-/** Scores per registry-wide tool number, and which numbers scored (in first-touched order). */
+/**
+ * Scores per registry-wide tool number, and which numbers scored (in first-touched order).
+ * Both are scratch shared by every call: valid until the next `scoreConcepts`.
+ */
 export interface Scores {
+  /** Indexed by registry-wide tool number; 0 for a tool no concept matched. */
   scores: Float64Array;
-  touched: number[];
+  touched: Int32Array;
 }
 
-let scratch = new Float64Array(0);
+/**
+ * One concept across the registry: each tool that has one of its terms, with the concept's
+ * weight there, the largest of its terms' `weight × idf × tf` (own word or synonym). Tools in
+ * first-touched order: term by term, each term's tools ascending.
+ */
+export interface ConceptHits {
+  docs: Int32Array;
+  values: Float64Array;
+}
+
+// Scratch reused by every call (a search allocates nothing in proportion to the registry).
+// `scores` is all zero except at the `touchedCount` numbers the previous call left in
+// `touchedList`, which the next call clears first; `best` is all zero between calls.
+let scores = new Float64Array(0);
+let touchedList = new Int32Array(0);
+let touchedCount = 0;
+let best = new Float64Array(0);
+let bestList = new Int32Array(0);
+
+function ensureScratch(size: number): void {
+  if (scores.length >= size) return;
+  for (let i = 0; i < touchedCount; i++) scores[touchedList[i]!] = 0;
+  touchedCount = 0;
+  scores = new Float64Array(size);
+  touchedList = new Int32Array(size);
+  best = new Float64Array(size);
+  bestList = new Int32Array(size);
+}
+
+/** S1: a concept's hits, memoised on the (immutable) index. */
+export function conceptHits(index: RegistryIndex, concept: QueryConcept): ConceptHits {
+  const key = concept.terms.map((t) => `${t.term}\u0000${t.weight}`).join("\u0000");
+  let hits = index.concepts.get(key);
+  if (hits) return hits;
+  const found: { hits: TermHits; idf: number }[] = [];
+  for (const { term, weight } of concept.terms) {
+    const h = termHits(index, term);
+    if (h.df !== 0) found.push({ hits: h, idf: weight * h.idf });
+  }
+  if (found.length === 0) {
+    hits = { docs: new Int32Array(0), values: new Float64Array(0) };
+  } else if (found.length === 1) {
+    // One term occurs: its weight is the concept's (every weight is > 0).
+    const { hits: h, idf } = found[0]!;
+    const values = new Float64Array(h.df);
+    for (let i = 0; i < values.length; i++) values[i] = idf * h.tf[i]!;
+    hits = { docs: h.docs, values };
+  } else {
+    ensureScratch(index.size);
+    let count = 0;
+    for (const { hits: h, idf } of found) {
+      const { docs, tf } = h;
+      for (let i = 0; i < docs.length; i++) {
+        const g = docs[i]!;
+        const value = idf * tf[i]!;
+        const b = best[g]!;
+        if (b === 0) bestList[count++] = g;
+        if (value > b) best[g] = value;
+      }
+    }
+    const docs = bestList.slice(0, count);
+    const values = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const g = docs[i]!;
+      values[i] = best[g]!;
+      best[g] = 0;
+    }
+    hits = { docs, values };
+  }
+  if (index.concepts.size > 10_000) index.concepts.clear();
+  index.concepts.set(key, hits);
+  return hits;
+}
 
 /**
  * BM25F over the registry index. Deterministic: servers in key order, postings in tool order,
- * concepts in query order, so the same index and query always give the same floats.
+ * concepts in query order, so the same index and query always give the same floats. A
+ * concept counts once per tool, with its best-matching term (own word or synonym).
  */
 export function scoreConcepts(index: RegistryIndex, concepts: readonly QueryConcept[]): Scores {
-  const scores = new Float64Array(index.size);
-  const touched: number[] = [];
-  // Scratch of each concept's best term per tool: reused, and left all zero after each concept.
-  if (scratch.length < index.size) scratch = new Float64Array(index.size);
-  const best = scratch;
-  const bestTouched: number[] = [];
-  const n = index.size;
-  for (const concept of concepts) {
-    for (const { term, weight } of concept.terms) {
-      const hits = termHits(index, term);
-      const df = hits.df;
-      if (df === 0) continue;
-      const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const { server: s, postings: p } of hits.servers) {
-        const { docs, tf } = p;
-        for (let i = 0; i < docs.length; i++) {
-          const d = docs[i]!;
-          const value = idf * tf[i]!;
-          const g = s.offset + d;
-          if (best[g] === 0) bestTouched.push(g);
-          if (value > best[g]!) best[g] = value;
-        }
-      }
+  const all = concepts.map((c) => conceptHits(index, c));
+  ensureScratch(index.size);
+  for (let i = 0; i < touchedCount; i++) scores[touchedList[i]!] = 0;
+  let count = 0;
+  for (const { docs, values } of all) {
+    for (let i = 0; i < docs.length; i++) {
+      const g = docs[i]!;
+      if (scores[g] === 0) touchedList[count++] = g;
+      scores[g]! += values[i]!;
     }
-    // A concept counts once per tool: its best-matching term (own word or synonym).
-    for (const g of bestTouched) {
-      if (scores[g] === 0) touched.push(g);
-      scores[g]! += best[g]!;
-      best[g] = 0;
-    }
-    bestTouched.length = 0;
   }
-  return { scores, touched };
+  touchedCount = count;
+  return { scores, touched: touchedList.subarray(0, count) };
 }

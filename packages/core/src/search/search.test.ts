@@ -61,6 +61,31 @@ describe("searchTools (S1)", () => {
     expect(names(searchTools(h.state, "ping", { limit: 2 }))).toEqual(["a__ping", "b__ping"]);
   });
 
+  it("S1: the index follows extensions removed, added and refetched (also with as many extensions as before)", () => {
+    const h = host();
+    for (const e of ["a", "b"]) {
+      h.add(e);
+      h.fetch(e, [tool("ping", { description: "Ping the server" })]);
+    }
+    h.run({ type: "ConfigureDeferral", mode: "search", alwaysLoad: [] });
+    expect(names(searchTools(h.state, "ping"))).toEqual(["a__ping", "b__ping"]);
+    // As many extensions as before, other keys: b's tools are gone, c's are found.
+    h.run({ type: "RemoveExtension", extension: "b" });
+    h.add("c");
+    h.fetch("c", [tool("ping", { description: "Ping the server" })]);
+    expect(names(searchTools(h.state, "ping"))).toEqual(["a__ping", "c__ping"]);
+    h.fetch("a", [tool("pong", { description: "Answer a ping" })]);
+    expect(names(searchTools(h.state, "pong"))).toEqual(["a__pong"]);
+    expect(names(searchTools(h.state, "ping the server"))).toEqual(["c__ping", "a__pong"]);
+    h.add("0");
+    h.fetch("0", [tool("ping", { description: "Ping the server" })]);
+    expect(names(searchTools(h.state, "ping the server"))).toEqual([
+      "0__ping",
+      "c__ping",
+      "a__pong",
+    ]);
+  });
+
   it("refuses bad queries with what to fix", () => {
     const h = world();
     expect(names(searchTools(h.state, " "))).toBe("EMPTY_QUERY");

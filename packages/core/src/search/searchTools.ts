@@ -1,10 +1,10 @@
-import { classifyTool } from "../deferral/classifyTool.js";
+import { classifyTool, isAppOnly } from "../deferral/classifyTool.js";
 import type { RegisteredTool, State } from "../fold/state.js";
 import { compareBytes } from "../naming/compareBytes.js";
 import { isWinner } from "../naming/nameOwners.js";
 import { queryConcepts, scoreConcepts } from "./rankTools.js";
 import { compileRegex, type MatchBudget, regexMatches } from "./regex/boundedRegex.js";
-import { type IndexedServer, registryIndex } from "./registryIndex.js";
+import { flatTools, registryIndex } from "./registryIndex.js";
 import { FIELD_COUNT } from "./serverIndex.js";
 import { oneLineDescription } from "./toolSearchText.js";
 
@@ -47,7 +47,10 @@ export interface SearchOptions {
 
 /** S1/S2: whether a search may find `tool`: it wins its name (R10) and the model sees it deferred. */
 export function isSearchable(state: State, tool: RegisteredTool): boolean {
-  return isWinner(state, tool) && classifyTool(state, tool).class === "deferred";
+  // An app-only tool is never classed deferred (D3), whatever else holds: asked first, it is cheap.
+  return (
+    !isAppOnly(tool) && isWinner(state, tool) && classifyTool(state, tool).class === "deferred"
+  );
 }
 
 /**
@@ -89,26 +92,30 @@ export function searchTools(
     );
   const index = registryIndex(state);
   const { scores, touched } = scoreConcepts(index, concepts);
-  const top: { g: number; score: number; tool: RegisteredTool }[] = [];
-  const servers = index.servers;
-  for (const g of touched) {
+  const { tools, names, namesOrderNatively } = flatTools(index);
+  // The best `limit` searchable tools, best first: a sorted insert (limit is at most 25).
+  const top: { score: number; tool: RegisteredTool }[] = [];
+  let worst = Number.NEGATIVE_INFINITY;
+  let worstName = "";
+  for (let j = 0; j < touched.length; j++) {
+    const g = touched[j]!;
     const score = scores[g]!;
-    if (top.length === limit) {
-      const worst = top[top.length - 1]!;
-      // The name is looked up only for a tie with the last place.
-      if (
-        score < worst.score ||
-        (score === worst.score && !better(score, nameAt(servers, g), worst))
-      )
-        continue;
+    if (score < worst) continue;
+    // A tie with the last place goes to the byte-wise smaller name.
+    if (score === worst) {
+      const name = names[g]!;
+      if (namesOrderNatively ? name >= worstName : compareBytes(name, worstName) >= 0) continue;
     }
-    const tool = toolAt(servers, g);
+    const tool = tools[g]!;
     if (!isSearchable(state, tool)) continue;
-    const entry = { g, score, tool };
     let i = top.length;
     while (i > 0 && better(score, tool.wireName, top[i - 1]!)) i--;
-    top.splice(i, 0, entry);
+    top.splice(i, 0, { score, tool });
     if (top.length > limit) top.pop();
+    if (top.length === limit) {
+      worst = top[limit - 1]!.score;
+      worstName = top[limit - 1]!.tool.wireName;
+    }
   }
   return { ok: true, kind: "words", hits: top.map((t) => hit(t.tool)), truncated: false };
 }
@@ -166,23 +173,6 @@ function hit(tool: RegisteredTool): SearchHit {
     extension: tool.owner,
     description: oneLineDescription(tool),
   };
-}
-
-/** The tool with registry-wide number `g` (servers are few; a binary search finds its server). */
-export function toolAt(servers: readonly IndexedServer[], g: number): RegisteredTool {
-  let lo = 0;
-  let hi = servers.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (servers[mid]!.offset <= g) lo = mid;
-    else hi = mid - 1;
-  }
-  const s = servers[lo]!;
-  return s.index.tools[g - s.offset]!;
-}
-
-function nameAt(servers: readonly IndexedServer[], g: number): string {
-  return toolAt(servers, g).wireName;
 }
 
 function failure(code: SearchErrorCode, message: string): SearchToolsResult {

@@ -1,4 +1,5 @@
 import type { RegisteredTool } from "../fold/state.js";
+import { ordersNatively } from "../naming/compareBytes.js";
 import { PRIOR_TOOLS, RANKING, TYPICAL_LENGTHS } from "./ranking.js";
 import { stem, words } from "./searchTokens.js";
 import { SEARCH_FIELDS, type SearchField, toolSearchText } from "./toolSearchText.js";
@@ -27,6 +28,8 @@ export interface ServerIndex {
   lengthSums: Float64Array;
   /** Lowercased text per tool and field, for `/regex/` queries. */
   texts: readonly (readonly string[])[];
+  /** No tool's wire name has a code unit from U+D800 up (`ordersNatively`). */
+  namesOrderNatively: boolean;
   /** The server's commonest topic words (from its tools' names), for the prompt's one-line summary. */
   topics: readonly string[];
 }
@@ -121,7 +124,8 @@ function buildServerIndex(tools: readonly RegisteredTool[]): ServerIndex {
       p.tf[i] = tf / (k1 + tf);
     }
   }
-  return { tools, postings, lengths, lengthSums, texts, topics };
+  const namesOrderNatively = tools.every((t) => ordersNatively(t.wireName));
+  return { tools, postings, lengths, lengthSums, texts, topics, namesOrderNatively };
 }
 
 /** Verbs and filler of tool names that say what is done, not what a server is about. */
