@@ -1,5 +1,5 @@
 import { RANKING } from "./ranking.js";
-import { type RegistryIndex, type TermHits, termHits } from "./registryIndex.js";
+import { type ConceptHits, type RegistryIndex, type TermHits, termHits } from "./registryIndex.js";
 import { words } from "./searchTokens.js";
 import { stemOf } from "./serverIndex.js";
 import { SYNONYM_GROUPS } from "./synonyms.js";
@@ -50,11 +50,6 @@ export interface Scores {
  * weight there, the largest of its terms' `weight × idf × tf` (own word or synonym). Tools in
  * first-touched order: term by term, each term's tools ascending.
  */
-export interface ConceptHits {
-  docs: Int32Array;
-  values: Float64Array;
-}
-
 // Scratch reused by every call (a search allocates nothing in proportion to the registry).
 // `scores` is all zero except at the `touchedCount` numbers the previous call left in
 // `touchedList`, which the next call clears first; `best` is all zero between calls.

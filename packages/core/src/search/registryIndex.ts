@@ -1,7 +1,12 @@
 import type { ExtensionState, RegisteredTool, State } from "../fold/state.js";
 import { listExtensions } from "../registry/extensions.js";
-import type { ConceptHits } from "./rankTools.js";
 import { type Postings, type ServerIndex, serverIndex } from "./serverIndex.js";
+
+/** A query concept's hits over the registry: the tools' numbers and what each scores (rankTools). */
+export interface ConceptHits {
+  docs: Int32Array;
+  values: Float64Array;
+}
 
 /**
  * One term across the registry: the tools that have it, by registry-wide number (servers in
