@@ -64,7 +64,7 @@ export class StdioLineServerTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#lines.length === 0 && !("method" in message)) {
       // A served tool list is written from the bytes kept for it (bench 5b).
-      const line = knownListLine(message) ?? `${serializeMessage(message)}\n`;
+      const line = knownListLine(message) ?? `${JSON.stringify(message)}\n`;
       return new Promise((resolve) => this.#write(line, resolve));
     }
     return new Promise((resolve) => {
