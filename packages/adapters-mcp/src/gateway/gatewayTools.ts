@@ -7,7 +7,7 @@ import {
   type State,
 } from "@toolledger/core";
 import { searchToolsHint } from "../conversation/searchToolsCall.js";
-import { rememberJson } from "./nodeHttpTransport.js";
+import { rememberJson } from "./knownJson.js";
 
 /** The list a conversation is served, and its JSON (the signature a change is told by). */
 export interface GatewayView {

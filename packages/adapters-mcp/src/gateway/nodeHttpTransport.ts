@@ -13,19 +13,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isPlainRequest } from "./isPlainRequest.js";
-
-/** Lists whose JSON is already known (the gateway's served tool list), so no response re-serialises them. */
-const knownJsonOf = new WeakMap<object, string>();
-
-/** Registers `json` as the serialisation of `list` (it must be exactly `JSON.stringify(list)`). */
-export function rememberJson(list: object, json: string): void {
-  knownJsonOf.set(list, json);
-}
-
-/** The JSON registered for `list` with `rememberJson`, if any. */
-export function knownJson(list: object): string | undefined {
-  return knownJsonOf.get(list);
-}
+import { serializeMessage as serialize } from "./knownJson.js";
 
 interface PostStream {
   res: ServerResponse;
@@ -266,19 +254,6 @@ function checkProtocolVersion(req: IncomingMessage, res: ServerResponse): boolea
 
 function event(message: JSONRPCMessage): string {
   return `event: message\ndata: ${serialize(message)}\n\n`;
-}
-
-/** JSON.stringify, reusing the known JSON of a result that is one remembered list (tools/list). */
-function serialize(message: JSONRPCMessage): string {
-  const result = (message as { result?: Record<string, unknown> }).result;
-  if (result && "tools" in result && typeof result.tools === "object" && result.tools !== null) {
-    const json = knownJsonOf.get(result.tools);
-    if (json !== undefined && Object.keys(result).length === 1) {
-      const id = (message as { id: RequestId }).id;
-      return `{"result":{"tools":${json}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
-    }
-  }
-  return JSON.stringify(message);
 }
 
 function rpcError(code: number, message: string): string {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { knownJson } from "./nodeHttpTransport.js";
+import { knownJson } from "./knownJson.js";
 import { ProtocolError } from "./protocolError.js";
 
 /**
