@@ -12,8 +12,11 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** The issue's bound for a 100,000-event session. */
 const BOUND_MS = 2000;
 
-/** The floor of any page that embeds the same data: parse it and show one line, nothing else. */
-const PARSE_ONLY = `const t=document.getElementById("toolledger-data").textContent;const d=JSON.parse(t);document.getElementById("app").textContent=d.steps+" events";window.toolledgerView={readyMs:performance.now(),foldedMs:performance.now()};document.documentElement.dataset.folded="true";`;
+/**
+ * The floor of any page that embeds the same data: parse it (the head and, once the document is
+ * parsed, the rest) and show one line, nothing else.
+ */
+const PARSE_ONLY = `addEventListener("DOMContentLoaded",()=>{const d=JSON.parse(document.getElementById("toolledger-data").textContent);JSON.parse(document.getElementById("toolledger-rest").textContent);document.getElementById("app").textContent=d.steps+" events";window.toolledgerView={readyMs:performance.now(),foldedMs:performance.now()};document.documentElement.dataset.folded="true";});`;
 
 interface PageTimes {
   /** The page's script finished its first render (before the browser lays it out and paints it). */

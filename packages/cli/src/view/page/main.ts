@@ -1,6 +1,6 @@
 import { type FoldedEntry, foldEntries } from "../../session/foldEntries.js";
 import { SessionTimeline } from "../sessionTimeline.js";
-import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { VIEW_DATA_ID, VIEW_REST_ID, type ViewData, type ViewRest } from "../viewData.js";
 import { fromViewEntry } from "../viewEntries.js";
 import { fill, h } from "./dom.js";
 import { followLive } from "./followLive.js";
@@ -35,12 +35,34 @@ function start(): void {
   performance.mark("toolledger:parsed");
   const timeline = new SessionTimeline();
   const mainStream = data.streams[0];
-  // The fold runs in slices between frames: the page is usable after the first slice.
+  // The fold runs in slices between frames: the page is usable after the first slice. The
+  // data's head is here; the rest is read once the document is parsed (see splitViewData).
   const log = data.entries.map((v) => fromViewEntry(v, data));
-  const steps = foldEntries(log);
+  let steps = foldEntries(log);
   data.entries = [];
   let finished = false;
+  let haveRest = false;
+  /** The head is folded and the rest not read yet: the slices wait for it. */
+  let waiting = false;
   let total = data.steps;
+  const readRest = () => {
+    const el = document.getElementById(VIEW_REST_ID);
+    if (el !== null) {
+      const rest = JSON.parse(el.textContent!) as ViewRest;
+      for (const tool of rest.tools) data.tools.push(tool);
+      for (const v of rest.entries) log.push(fromViewEntry(v, data));
+      // The fold of the whole log begins with the head's: only the steps after it are added.
+      steps = foldEntries(log);
+      for (let i = 0; i < timeline.length; i++) steps.next();
+    }
+    haveRest = true;
+    if (waiting) {
+      // The slices stopped for the rest: they go on (after the first frame's task, which
+      // starts them itself).
+      waiting = false;
+      if (!firstFrame) channel.port2.postMessage(0);
+    }
+  };
   /** Folds batches of `size` events for `budgetMs` (at least one batch). */
   const foldSome = (budgetMs: number, size = 512) => {
     const until = performance.now() + budgetMs;
@@ -49,13 +71,14 @@ function start(): void {
       for (let i = 0; i < size; i++) {
         const next = steps.next();
         if (next.done) {
-          finished = true;
+          if (haveRest) finished = true;
+          else waiting = true;
           break;
         }
         batch.push(next.value);
       }
       timeline.append(batch);
-    } while (!finished && performance.now() < until);
+    } while (!finished && !waiting && performance.now() < until);
   };
   // The first render describes the events of the timeline's first screen; the rest follows.
   foldSome(0, Math.ceil(window.innerHeight / ROW_HEIGHT) + 20);
@@ -280,10 +303,11 @@ function start(): void {
       firstFrame = false;
       if (stateDue) showState();
       if (finished) done();
-      else channel.port2.postMessage(0);
+      else if (!waiting) channel.port2.postMessage(0);
       return;
     }
     foldSome(100);
+    if (waiting) return;
     if (finished || performance.now() - caughtUp > 500) {
       caughtUp = performance.now();
       const follow = following;
@@ -304,6 +328,8 @@ function start(): void {
   };
   requestAnimationFrame(afterFirstFrame);
   setTimeout(afterFirstFrame, 1000);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", readRest);
+  else readRest();
 }
 
 function run(): void {
@@ -324,8 +350,5 @@ function run(): void {
   }
 }
 
-// The page starts once the document is parsed (the data and this script are its last elements):
-// Chromium presented the first render only after the parser's end, which the fold's first
-// slices delayed when the page started from the script itself.
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
-else run();
+// The page starts as soon as its script is parsed, with the data's head (the rest follows it).
+run();
