@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../program/cliError.js";
-import { VIEW_DATA_ID, type ViewData } from "./viewData.js";
+import { conversationStreamOf } from "../session/conversationEntries.js";
+import { VIEW_DATA_ID, VIEW_REST_ID, type ViewData, type ViewRest } from "./viewData.js";
+import { fromViewEntry } from "./viewEntries.js";
 import { VIEW_STYLES } from "./viewStyles.js";
 
 /** The page's script, bundled by `pnpm build` (scripts/bundleViewPage.mjs) with the core inside. */
@@ -32,6 +34,32 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
+/** Entries the page describes before the rest of the data is parsed: more than a screen of rows. */
+export const HEAD_ENTRIES = 200;
+
+/**
+ * The page's data in two parts: the head (everything but the entries after the first
+ * `HEAD_ENTRIES` and the tools only they list) sits before the page's script, the rest after
+ * it, so the page shows its first screen while the browser still reads the rest. Tool indexes
+ * stay global (the rest's tools follow the head's). A conversation log whose head would not
+ * show it as one (no `ConversationStarted` of its stream yet) is not split: the head's fold
+ * must be the first steps of the whole log's.
+ */
+export function splitViewData(data: ViewData): { head: ViewData; rest: ViewRest } {
+  const none = { head: data, rest: { entries: [], tools: [] } };
+  if (data.entries.length <= HEAD_ENTRIES) return none;
+  const entries = data.entries.slice(0, HEAD_ENTRIES);
+  const conversation = (list: ViewData["entries"]) =>
+    conversationStreamOf(list.map((v) => fromViewEntry(v, data)));
+  if (conversation(entries) !== conversation(data.entries)) return none;
+  let tools = 0;
+  for (const v of entries) for (const i of v.k ?? []) tools = Math.max(tools, i + 1);
+  return {
+    head: { ...data, entries, tools: data.tools.slice(0, tools) },
+    rest: { entries: data.entries.slice(HEAD_ENTRIES), tools: data.tools.slice(tools) },
+  };
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
@@ -41,6 +69,7 @@ const escapeHtml = (s: string) =>
  */
 export function renderViewHtml(data: ViewData, pageScript: string = readPageScript()): string {
   const hash = createHash("sha256").update(pageScript).digest("base64");
+  const { head, rest } = splitViewData(data);
   const csp = [
     "default-src 'none'",
     `script-src 'sha256-${hash}'`,
@@ -64,8 +93,9 @@ export function renderViewHtml(data: ViewData, pageScript: string = readPageScri
 <body>
 <noscript>This page shows a toolledger session and needs JavaScript (no network access is used).</noscript>
 <div id="app"></div>
-<script id="${VIEW_DATA_ID}" type="application/json">${scriptSafeJson(data)}</script>
+<script id="${VIEW_DATA_ID}" type="application/json">${scriptSafeJson(head)}</script>
 <script>${pageScript}</script>
+<script id="${VIEW_REST_ID}" type="application/json">${scriptSafeJson(rest)}</script>
 </body>
 </html>
 `;

@@ -294,6 +294,66 @@ describe.skipIf(noBrowser !== null)(
       expect(requests).toHaveLength(1);
     }, 120_000);
 
+    test("the first render describes the first screen of events (timeline, scrubber, chart, token figure); the state panel and the rest of the fold come after its frame", async () => {
+      const t = testDeps();
+      const log = join(t.dir, "long.jsonl");
+      writeFileSync(
+        log,
+        `${longSession(5_000)
+          .map((e) => JSON.stringify(e))
+          .join("\n")}\n`,
+      );
+      const file = await view([log]);
+      const { page, problems } = await watchedPage(browser);
+      // The page as its first render left it: a mutation record is delivered at the end of the
+      // task that set data-ready, before any later task of the page runs.
+      await page.addInitScript(`
+        new MutationObserver((_records, observer) => {
+          if (document.documentElement?.dataset.ready !== "true") return;
+          observer.disconnect();
+          const q = (selector) => document.querySelector(selector);
+          globalThis.firstRender = {
+            events: q("[data-testid=event-count]")?.textContent,
+            scrubberMax: Number(q("[data-testid=scrubber]").max),
+            rows: document.querySelectorAll("[data-testid=timeline] .row").length,
+            chart: q("[data-testid=token-chart] path")?.getAttribute("d") ?? "",
+            tokens: q("[data-testid=tokens]")?.textContent ?? "",
+            state: q("[data-testid=state]")?.textContent,
+          };
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
+      `);
+      await open(page, file);
+      const first = await page.evaluate(
+        () =>
+          (
+            globalThis as unknown as {
+              firstRender: {
+                events: string;
+                scrubberMax: number;
+                rows: number;
+                chart: string;
+                tokens: string;
+                state: string;
+              };
+            }
+          ).firstRender,
+      );
+      expect(first.events).toBe("5,000 events");
+      // The rows the 900 px list shows (22 px each) and 20 more: no per-event work for the rest.
+      const screen = Math.ceil(900 / 22) + 20;
+      expect(first.scrubberMax).toBe(screen);
+      expect(first.rows).toBeGreaterThan(40);
+      expect(first.chart).toMatch(/^M0 100L/);
+      expect(first.tokens).toMatch(/tokens of tool definitions sent/);
+      expect(first.state).toBe("");
+      // Then the state panel and every event.
+      expect(await page.locator("[data-testid=scrubber]").getAttribute("max")).toBe("5000");
+      expect(await page.locator("[data-testid=state-heading]").textContent()).toContain(
+        "State after position 5000",
+      );
+      expect(problems).toEqual([]);
+    }, 120_000);
+
     test("a 100,000-event session renders, scrolls and scrubs (render time reported, the bound is measured in pnpm bench)", async () => {
       const t = testDeps();
       const log = join(t.dir, "long.jsonl");

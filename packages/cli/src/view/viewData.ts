@@ -68,5 +68,14 @@ export interface LiveUpdate {
   points: TokenPoint[];
 }
 
-/** The element id of the embedded data. */
+/** The element id of the embedded data (its first entries: see `splitViewData`). */
 export const VIEW_DATA_ID = "toolledger-data";
+
+/** The entries after the head and the tools they add, in the element after the page's script. */
+export interface ViewRest {
+  entries: ViewEntry[];
+  tools: unknown[];
+}
+
+/** The element id of the rest of the data. */
+export const VIEW_REST_ID = "toolledger-rest";

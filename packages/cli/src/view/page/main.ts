@@ -1,11 +1,12 @@
 import { type FoldedEntry, foldEntries } from "../../session/foldEntries.js";
 import { SessionTimeline } from "../sessionTimeline.js";
-import { VIEW_DATA_ID, type ViewData } from "../viewData.js";
+import { VIEW_DATA_ID, VIEW_REST_ID, type ViewData, type ViewRest } from "../viewData.js";
 import { fromViewEntry } from "../viewEntries.js";
 import { fill, h } from "./dom.js";
 import { followLive } from "./followLive.js";
+import { formatCount } from "./formatCount.js";
 import { lowerBound } from "./lowerBound.js";
-import { renderDetail, renderState } from "./statePanel.js";
+import { renderDetail, renderState, renderTokenFigure } from "./statePanel.js";
 import { TimelineFilters } from "./timelineFilters.js";
 import { renderRow } from "./timelineRow.js";
 import { TokenChart } from "./tokenChart.js";
@@ -34,28 +35,53 @@ function start(): void {
   performance.mark("toolledger:parsed");
   const timeline = new SessionTimeline();
   const mainStream = data.streams[0];
-  // The fold runs in slices between frames: the page is usable after the first slice.
+  // The fold runs in slices between frames: the page is usable after the first slice. The
+  // data's head is here; the rest is read once the document is parsed (see splitViewData).
   const log = data.entries.map((v) => fromViewEntry(v, data));
-  const steps = foldEntries(log);
+  let steps = foldEntries(log);
   data.entries = [];
   let finished = false;
+  let haveRest = false;
+  /** The head is folded and the rest not read yet: the slices wait for it. */
+  let waiting = false;
   let total = data.steps;
-  const foldSome = (budgetMs: number) => {
+  const readRest = () => {
+    const el = document.getElementById(VIEW_REST_ID);
+    if (el !== null) {
+      const rest = JSON.parse(el.textContent!) as ViewRest;
+      for (const tool of rest.tools) data.tools.push(tool);
+      for (const v of rest.entries) log.push(fromViewEntry(v, data));
+      // The fold of the whole log begins with the head's: only the steps after it are added.
+      steps = foldEntries(log);
+      for (let i = 0; i < timeline.length; i++) steps.next();
+    }
+    haveRest = true;
+    if (waiting) {
+      // The slices stopped for the rest: they go on (after the first frame's task, which
+      // starts them itself).
+      waiting = false;
+      if (!firstFrame) channel.port2.postMessage(0);
+    }
+  };
+  /** Folds batches of `size` events for `budgetMs` (at least one batch). */
+  const foldSome = (budgetMs: number, size = 512) => {
     const until = performance.now() + budgetMs;
-    while (!finished && performance.now() < until) {
+    do {
       const batch: FoldedEntry[] = [];
-      for (let i = 0; i < 512; i++) {
+      for (let i = 0; i < size; i++) {
         const next = steps.next();
         if (next.done) {
-          finished = true;
+          if (haveRest) finished = true;
+          else waiting = true;
           break;
         }
         batch.push(next.value);
       }
       timeline.append(batch);
-    }
+    } while (!finished && !waiting && performance.now() < until);
   };
-  foldSome(200);
+  // The first render describes the events of the timeline's first screen; the rest follows.
+  foldSome(0, Math.ceil(window.innerHeight / ROW_HEIGHT) + 20);
   const app = document.getElementById("app")!;
 
   let following = true;
@@ -103,6 +129,7 @@ function start(): void {
     "data-testid": "position",
     "aria-label": "position number",
   });
+  const tokenFigure = h("div", { class: "figure" });
   const chart = new TokenChart((count) => setCursor(count, true));
   const stateEl = h("div", { "data-testid": "state" });
   const detailEl = h("div", { class: "detail", "data-testid": "detail" });
@@ -139,7 +166,7 @@ function start(): void {
       "div",
       { class: "tokens" },
       h("h2", {}, "What deferral saved"),
-      h("div", { class: "figure", id: "tokens-figure" }),
+      tokenFigure,
       chart.element,
       h(
         "div",
@@ -164,7 +191,7 @@ function start(): void {
   /** Kind and extension filters grow as the fold proceeds (kinds from newer builds included). */
   function updateFilterChoices(): void {
     filters.updateChoices(timeline);
-    eventsCount.textContent = `${total.toLocaleString("en-US")} events`;
+    eventsCount.textContent = `${formatCount(total)} events`;
     progress.textContent =
       timeline.length < total
         ? `reading events: ${Math.floor((timeline.length / total) * 100)}%`
@@ -200,12 +227,17 @@ function start(): void {
     range.value = String(cursor);
     positionInput.value = String(cursor === 0 ? 0 : timeline.rows[cursor - 1]!.position);
     chart.mark(cursor);
+    renderTokenFigure(tokenFigure, data, cursor);
     showState();
     list.refresh();
   }
 
+  // The state panel is not part of the first frame: it is drawn in the first task after it.
+  let firstFrame = true;
+  let stateDue = false;
   function showState(): void {
-    renderState(stateEl, timeline, data, cursor, includeHidden);
+    if (firstFrame) stateDue = true;
+    else renderState(stateEl, timeline, cursor, includeHidden);
   }
 
   function select(index: number): void {
@@ -254,23 +286,28 @@ function start(): void {
       total = steps;
       chart.draw(data.tokens.points, total);
       grown();
-      live.textContent = `● live: ${timeline.length.toLocaleString("en-US")} events`;
+      live.textContent = `● live: ${formatCount(timeline.length)} events`;
     });
   const done = () => {
     view.foldedMs = performance.now();
     document.documentElement.dataset.folded = "true";
     if (data.live) follow(data.live.events);
   };
-  if (finished) {
-    done();
-    return;
-  }
-  // While folding, the list and counts catch up every half second; the state panel shows the
-  // end once everything is folded (or whatever position the user picks meanwhile).
+  // After the first frame: the state panel, then the fold in slices between frames. While
+  // folding, the list and counts catch up every half second; the state panel shows the end
+  // once everything is folded (or whatever position the user picks meanwhile).
   const channel = new MessageChannel();
   let caughtUp = performance.now();
   channel.port1.onmessage = () => {
+    if (firstFrame) {
+      firstFrame = false;
+      if (stateDue) showState();
+      if (finished) done();
+      else if (!waiting) channel.port2.postMessage(0);
+      return;
+    }
     foldSome(100);
+    if (waiting) return;
     if (finished || performance.now() - caughtUp > 500) {
       caughtUp = performance.now();
       const follow = following;
@@ -281,21 +318,37 @@ function start(): void {
     if (!finished) channel.port2.postMessage(0);
     else done();
   };
-  channel.port2.postMessage(0);
+  // A message posted from an animation frame callback runs after that frame is painted; a
+  // page that is not shown gets no frames, and the timer starts it.
+  let started = false;
+  const afterFirstFrame = () => {
+    if (started) return;
+    started = true;
+    channel.port2.postMessage(0);
+  };
+  requestAnimationFrame(afterFirstFrame);
+  setTimeout(afterFirstFrame, 1000);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", readRest);
+  else readRest();
 }
 
-try {
-  start();
-} catch (error) {
-  const app = document.getElementById("app");
-  if (app)
-    fill(
-      app,
-      h(
-        "pre",
-        { class: "json" },
-        `toolledger view failed: ${(error as Error).stack ?? String(error)}`,
-      ),
-    );
-  throw error;
+function run(): void {
+  try {
+    start();
+  } catch (error) {
+    const app = document.getElementById("app");
+    if (app)
+      fill(
+        app,
+        h(
+          "pre",
+          { class: "json" },
+          `toolledger view failed: ${(error as Error).stack ?? String(error)}`,
+        ),
+      );
+    throw error;
+  }
 }
+
+// The page starts as soon as its script is parsed, with the data's head (the rest follows it).
+run();

@@ -8,6 +8,7 @@ import type { AnyEvent } from "../eventDescription.js";
 import type { SessionTimeline, TimelineRow } from "../sessionTimeline.js";
 import type { ViewData } from "../viewData.js";
 import { fill, h } from "./dom.js";
+import { formatCount } from "./formatCount.js";
 import { pinDiff } from "./pinDiff.js";
 import { pointAt } from "./tokenChart.js";
 
@@ -38,22 +39,19 @@ function names(testid: string, items: readonly string[]): HTMLElement {
   return ul;
 }
 
-const n = (x: number) => x.toLocaleString("en-US");
+const n = formatCount;
 
 /** What the scrubber shows: the state after `count` events, as `replay --to` computes it. */
 export function renderState(
   el: HTMLElement,
   timeline: SessionTimeline,
-  data: ViewData,
   count: number,
   includeHidden: boolean,
 ): void {
   const state = timeline.stateAfter(count);
   const summary = summarizeState(state, { includeHidden });
   const view = modelView(state);
-  const point = pointAt(data.tokens.points, count);
   const last = count === 0 ? undefined : timeline.rows[count - 1];
-  const saved = point && point[2] > 0 ? Math.round((1 - point[1] / point[2]) * 100) : 0;
   fill(
     el,
     h(
@@ -146,33 +144,36 @@ export function renderState(
           ...summary.diagnostics.map((d) => h("li", {}, d.message)),
         ),
   );
-  const tokens = el.ownerDocument.getElementById("tokens-figure");
-  if (tokens) {
-    fill(
-      tokens,
-      point
-        ? point[3] !== undefined
-          ? h(
-              "span",
-              {
-                "data-testid": "tokens",
-                "data-received": point[1],
-                "data-off": point[2],
-                "data-lookup": point[3],
-              },
-              h("b", {}, `${n(point[1])} tokens`),
-              ` of tool definitions sent with deferral off; ${lookupSaving(point[2], point[3])}`,
-            )
-          : h(
-              "span",
-              { "data-testid": "tokens", "data-received": point[1], "data-off": point[2] },
-              h("b", {}, `${n(point[1])} tokens`),
-              ` of tool definitions sent; ${n(point[2])} with deferral off`,
-              point[2] > point[1] ? ` (${saved}% saved)` : "",
-            )
-        : "no tools yet",
-    );
-  }
+}
+
+/** The token figure beside the chart: what the model received after `count` events. */
+export function renderTokenFigure(el: HTMLElement, data: ViewData, count: number): void {
+  const point = pointAt(data.tokens.points, count);
+  const saved = point && point[2] > 0 ? Math.round((1 - point[1] / point[2]) * 100) : 0;
+  fill(
+    el,
+    point
+      ? point[3] !== undefined
+        ? h(
+            "span",
+            {
+              "data-testid": "tokens",
+              "data-received": point[1],
+              "data-off": point[2],
+              "data-lookup": point[3],
+            },
+            h("b", {}, `${n(point[1])} tokens`),
+            ` of tool definitions sent with deferral off; ${lookupSaving(point[2], point[3])}`,
+          )
+        : h(
+            "span",
+            { "data-testid": "tokens", "data-received": point[1], "data-off": point[2] },
+            h("b", {}, `${n(point[1])} tokens`),
+            ` of tool definitions sent; ${n(point[2])} with deferral off`,
+            point[2] > point[1] ? ` (${saved}% saved)` : "",
+          )
+      : "no tools yet",
+  );
 }
 
 /** The selected event: what it changed (as `replay` prints it), its rules, its relations, its JSON. */

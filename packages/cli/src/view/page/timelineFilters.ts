@@ -1,5 +1,6 @@
 import type { SessionTimeline, TimelineRow } from "../sessionTimeline.js";
 import { fill, h } from "./dom.js";
+import { formatCount } from "./formatCount.js";
 
 /** The timeline's filters: event kinds, extension, problems only, and a text search. */
 export class TimelineFilters {
@@ -124,6 +125,6 @@ export class TimelineFilters {
 
   /** How many rows the filters let through, when not all. */
   showCount(shown: number, total: number): void {
-    this.#shown.textContent = shown === total ? "" : `${shown.toLocaleString("en-US")} shown`;
+    this.#shown.textContent = shown === total ? "" : `${formatCount(shown)} shown`;
   }
 }
