@@ -1,4 +1,3 @@
-import { StringDecoder } from "node:string_decoder";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** Default largest message either side of the gateway accepts on stdio. */
@@ -39,9 +38,8 @@ export function mib(bytes: number): string {
  * Newline-delimited JSON-RPC from a byte stream, with the MCP SDK's ReadBuffer interface
  * (`append`, `readMessage`, `clear`). The SDK's buffer concatenates the whole buffer with
  * every chunk (a 10 MB message arriving in 64 KB chunks copies ~800 MB) and closes the
- * connection for good on a line over its limit; this one decodes a long line's chunks as
- * they arrive and joins their text once, and reads past a line over `maxBytes` without
- * keeping it: `readMessage`
+ * connection for good on a line over its limit; this one keeps the chunks and joins them
+ * once per line, and reads past a line over `maxBytes` without keeping it: `readMessage`
  * yields what `onOversize` makes of it (an error response for the sender's pending
  * request), or throws OversizeMessageError, and the stream goes on with the next line.
  * Lines are checked as JSON-RPC by shape (`parseMessage`); the SDK checks params and
@@ -51,14 +49,6 @@ export class LineBuffer {
   readonly maxBytes: number;
   readonly #onOversize: ((e: OversizeMessageError) => JSONRPCMessage | null) | undefined;
   #chunks: Buffer[] = [];
-  /**
-   * The text of `#chunks`, decoded as each arrived: the decoding of a long line (a 10 MB tool
-   * result comes in ~150 chunks) happens while the rest is still on its way, not between its
-   * last byte and the message (bench 9a, a 10 MB result: the join and decode were 17–30 ms
-   * of CPU there; the client's first byte came ~20 ms sooner).
-   */
-  #text: string[] = [];
-  readonly #decoder = new StringDecoder("utf8");
   #size = 0;
   /** The line being dropped: its size so far, its first bytes and its latest bytes. */
   #dropping: { bytes: number; head: Buffer; tail: Buffer } | null = null;
@@ -104,8 +94,6 @@ export class LineBuffer {
 
   clear(): void {
     this.#chunks = [];
-    this.#text = [];
-    this.#decoder.end();
     this.#size = 0;
     this.#dropping = null;
     this.#queue = [];
@@ -128,13 +116,10 @@ export class LineBuffer {
         tail: Buffer.from(line.subarray(-KEEP)),
       };
       this.#chunks = [];
-      this.#text = [];
-      this.#decoder.end();
       this.#size = 0;
       return;
     }
     this.#chunks.push(part);
-    this.#text.push(this.#decoder.write(part));
     this.#size += part.length;
   }
 
@@ -150,12 +135,12 @@ export class LineBuffer {
       this.#queue.push(this.#onOversize?.(error) ?? error);
       return;
     }
-    // Lines end at a newline byte, never inside a character: what the decoder holds back is
-    // an incomplete sequence, which end() replaces as toString() of the whole line would.
-    this.#text.push(this.#decoder.end());
-    const text = this.#text.join("");
+    const chunks = this.#chunks;
+    const text =
+      chunks.length === 1
+        ? chunks[0]!.toString("utf8")
+        : Buffer.concat(chunks, this.#size).toString("utf8");
     this.#chunks = [];
-    this.#text = [];
     this.#size = 0;
     this.#line(text);
   }
