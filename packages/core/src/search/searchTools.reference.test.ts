@@ -60,22 +60,24 @@ function searched(state: State, query: string, limit: number): string[] {
   return r.hits.map((h) => h.name);
 }
 
-/** Bench 13f/g's registry: every real server's catalog, fetched, in search mode. */
-function catalogState(): State {
-  const { servers } = JSON.parse(readFileSync(join(fixtures, "toolCatalogs.json"), "utf8")) as {
-    servers: { key: string; tools: McpTool[] }[];
-  };
-  const events: ToolledgerEvent[] = [
-    { type: "DeferralConfigured", v, mode: "search", alwaysLoad: [] },
-  ];
+interface Server {
+  key: string;
+  tools: McpTool[];
+  exposeUnprefixed?: boolean;
+  hidden?: boolean;
+}
+
+/** A registry in search mode: each server added, then each fetched. */
+function searchRegistry(servers: Server[], alwaysLoad: string[] = []): State {
+  const events: ToolledgerEvent[] = [{ type: "DeferralConfigured", v, mode: "search", alwaysLoad }];
   for (const s of servers)
     events.push({
       type: "ExtensionAdded",
       v,
       name: s.key,
       kind: "stdio",
-      exposeUnprefixed: false,
-      hidden: false,
+      exposeUnprefixed: s.exposeUnprefixed ?? false,
+      hidden: s.hidden ?? false,
       availableTools: [],
       configFingerprint: s.key,
     });
@@ -88,6 +90,14 @@ function catalogState(): State {
       tools: s.tools,
     });
   return replay(events);
+}
+
+/** Bench 13f/g's registry: every real server's catalog, fetched, in search mode. */
+function catalogState(): State {
+  const { servers } = JSON.parse(readFileSync(join(fixtures, "toolCatalogs.json"), "utf8")) as {
+    servers: { key: string; tools: McpTool[] }[];
+  };
+  return searchRegistry(servers);
 }
 
 const VERBS = [
@@ -111,22 +121,8 @@ const NOUNS = ["issue", "file", "branch", "comment", "record"];
  * same unprefixed name (R10) and an always-loaded tool.
  */
 function tiesState(): State {
-  const events: ToolledgerEvent[] = [
-    { type: "DeferralConfigured", v, mode: "search", alwaysLoad: ["s3__create_issue"] },
-  ];
   const keys = Array.from({ length: 30 }, (_, i) => `s${i}`);
-  for (const key of keys)
-    events.push({
-      type: "ExtensionAdded",
-      v,
-      name: key,
-      kind: "stdio",
-      exposeUnprefixed: key === "s4" || key === "s5",
-      hidden: key === "s7",
-      availableTools: [],
-      configFingerprint: key,
-    });
-  for (const key of keys) {
+  const servers = keys.map((key): Server => {
     const tools: McpTool[] = [];
     for (let i = 0; i < 50; i++) {
       const verb = VERBS[i % VERBS.length]!;
@@ -144,9 +140,9 @@ function tiesState(): State {
         ...(i % 25 === 24 ? { _meta: { ui: { visibility: ["app"] } } } : {}),
       });
     }
-    events.push({ type: "ToolsFetched", v, extension: key, startedAtVersion: keys.length, tools });
-  }
-  return replay(events);
+    return { key, tools, exposeUnprefixed: key === "s4" || key === "s5", hidden: key === "s7" };
+  });
+  return searchRegistry(servers, ["s3__create_issue"]);
 }
 
 describe("searchTools ranks exactly as the plain BM25F (S1)", () => {
@@ -190,34 +186,16 @@ describe("searchTools ranks exactly as the plain BM25F (S1)", () => {
   });
 
   it("S1/R14: ties between non-ASCII public names are broken by their wire names, byte-wise", () => {
-    const events: ToolledgerEvent[] = [
-      { type: "DeferralConfigured", v, mode: "search", alwaysLoad: [] },
-    ];
-    const keys = ["b", "a", "a1"];
-    for (const key of keys)
-      events.push({
-        type: "ExtensionAdded",
-        v,
-        name: key,
-        kind: "stdio",
-        exposeUnprefixed: false,
-        hidden: false,
-        availableTools: [],
-        configFingerprint: key,
-      });
-    for (const key of keys)
-      events.push({
-        type: "ToolsFetched",
-        v,
-        extension: key,
-        startedAtVersion: keys.length,
+    const state = searchRegistry(
+      ["b", "a", "a1"].map((key) => ({
+        key,
         tools: ["p\u{1F600}", "p\uE000", "pz", "p\u00E9", "p"].map((name) => ({
           name,
           description: "Ping the server",
           inputSchema: { type: "object" },
         })),
-      });
-    const state = replay(events);
+      })),
+    );
     for (const limit of [1, 2, 5, 7, MAX_SEARCH_LIMIT]) {
       const expected = referenceSearch(state, "ping the server", limit);
       expect(expected.length).toBe(Math.min(limit, 15));
