@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { type BenchResult, measured, notRun } from "./benchResult.js";
 import { callPlan } from "./makeTools.js";
 import {

@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
 import { serverScriptPath } from "@toolledger/adapters-mcp";
 import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
 import { interleave, timeMsAsync } from "./interleave.js";
@@ -138,7 +137,6 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
           method: "tools/call",
           params: { name: "progress_burst", arguments: { count: NOTIFICATIONS, settle: true } },
         },
-        CallToolResultSchema,
         { onprogress: () => seen++, timeout: 120_000 },
       );
       counts.push(seen);
@@ -171,7 +169,6 @@ export async function gatewayRelays(rounds: number): Promise<BenchResult[]> {
     const armed = () =>
       gateway.request(
         { method: "tools/call", params: { name: "test_simple_text", arguments: {} } },
-        CallToolResultSchema,
         { onprogress: () => undefined },
       );
     await alternateBlocks(100, 50, armed, plain);

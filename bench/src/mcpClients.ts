@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 export const UPSTREAM_SCRIPT = fileURLToPath(new URL("./upstreamServer.js", import.meta.url));
 export const SDK_PROXY_SCRIPT = fileURLToPath(new URL("./sdkProxy.js", import.meta.url));
@@ -89,7 +88,7 @@ export async function alternateBlocks(
 
 /** An SDK client connected over the legacy HTTP+SSE transport (GET for events, POST for messages). */
 export async function sseClient(url: string): Promise<Client> {
-  const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+  const { SSEClientTransport } = await import("@modelcontextprotocol/client");
   const client = new Client({ name: "toolledger-bench", version: "1.0.0" });
   await client.connect(new SSEClientTransport(new URL(url)));
   return client;

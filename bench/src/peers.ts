@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { ToolledgerEvent } from "@toolledger/core";
 import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
 import { gatewayServeArgs, SERVERS, TOOLS_PER_SERVER } from "./gatewayOverhead.js";

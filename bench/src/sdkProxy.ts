@@ -7,11 +7,10 @@
 // the floor of any hop that makes a call's record durable before the call goes upstream
 // (L1), on this machine's disk (bench 5a's baseline).
 // Usage: node sdkProxy.js [--write-ahead <file>] <upstream script> [upstream args…]
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Server } from "@modelcontextprotocol/server";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "@modelcontextprotocol/client";
 import Database from "better-sqlite3";
 
 let args = process.argv.slice(2);
@@ -39,8 +38,8 @@ await upstream.connect(
   }),
 );
 const server = new Server({ name: "sdk-proxy", version: "1.0.0" }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
+server.setRequestHandler('tools/list', (request) => upstream.listTools(request.params));
+server.setRequestHandler('tools/call', async (request) => {
   record?.(request.params.name, request.params.arguments);
   return upstream.callTool(request.params);
 });

@@ -1,6 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type Tool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Tool } from "@modelcontextprotocol/client";
 
 /** A downstream client of `toolledger serve --http`: the MCP SDK's own Client, nothing of ours. */
 export interface SdkClient {
@@ -16,7 +15,7 @@ export interface SdkClient {
 export async function connectSdkClient(url: string, name = "pins-e2e"): Promise<SdkClient> {
   const client = new Client({ name, version: "1.0.0" });
   let changes = 0;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     changes++;
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));

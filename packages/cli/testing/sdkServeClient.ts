@@ -1,10 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { CLI, cleanEnv, SERVERS } from "./spawnCli.js";
 
 /** A shipped test server (packages/adapters-mcp/dist/servers), as a config entry. */
@@ -85,7 +83,7 @@ async function connected(
   const client = new Client({ name: "sdk-client", version: "1.0.0" });
   let changes = 0;
   const waiters = new Set<() => void>();
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     changes++;
     for (const w of waiters) w();
   });

@@ -1,4 +1,4 @@
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Redactor } from "../redaction/redactor.js";
 import type { ConnectionAuth } from "./connectionAuth.js";

@@ -1,5 +1,5 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
+import type { Transport, JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { onAbort } from "./abortSlots.js";
 
@@ -65,15 +65,15 @@ export class DirectRequests {
             this.#onerror(new Error(`Failed to send cancellation: ${error}`)),
           );
         reject(
-          reason instanceof McpError
+          reason instanceof ProtocolError
             ? reason
-            : new McpError(ErrorCode.RequestTimeout, String(reason)),
+            : new SdkError(SdkErrorCode.RequestTimeout, String(reason)),
         );
       };
       const timer = setTimeout(
         () =>
           cancel(
-            McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", {
+            ProtocolError.fromError(SdkErrorCode.RequestTimeout, "Request timed out", {
               timeout: options.timeout,
             }),
           ),
@@ -85,7 +85,7 @@ export class DirectRequests {
         if (reply instanceof Error) return reject(reply);
         if ("error" in reply) {
           const { code, message, data } = reply.error;
-          return reject(McpError.fromError(code, message, data));
+          return reject(ProtocolError.fromError(code, message, data));
         }
         const parsed = schema.safeParse(reply.result);
         if (!parsed.success) return reject(parsed.error);
@@ -120,7 +120,7 @@ export class DirectRequests {
 
   /** The connection closed: whatever still waits fails as the SDK's requests do. */
   closed(): void {
-    const error = McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed");
+    const error = ProtocolError.fromError(SdkErrorCode.ConnectionClosed, "Connection closed");
     for (const answer of [...this.#waiting.values()]) answer(error);
   }
 }

@@ -1,7 +1,6 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "@modelcontextprotocol/client";
+import type { Transport, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { z } from "zod";
 import { AdapterError } from "../adapterError.js";
 import type { ExtensionConfig } from "../extensionConfig.js";

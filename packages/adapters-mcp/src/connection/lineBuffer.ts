@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 
 /** Default largest message either side of the gateway accepts on stdio. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolSchema } from "@modelcontextprotocol/core";
 import { isMcpToolDefinition, McpToolDefinitionSchema } from "@toolledger/core";
 import { anyJson, toolLike } from "@toolledger/core/testing";
 import fc from "fast-check";

@@ -1,4 +1,4 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "@modelcontextprotocol/server";
 import { mib, type OversizeInfo, OversizeMessageError } from "./lineBuffer.js";
 
 /** Marks the error response made for a reply dropped for its size (see LineBuffer). */
@@ -16,7 +16,7 @@ export function oversizeReply(e: OversizeMessageError) {
 
 /** The dropped reply a request failed with (an `oversizeReply`), or undefined. */
 export function oversizeOfReply(error: unknown): OversizeInfo | undefined {
-  return error instanceof McpError
+  return error instanceof ProtocolError
     ? ((error.data as Record<string, unknown> | undefined)?.[OVERSIZE] as OversizeInfo | undefined)
     : undefined;
 }

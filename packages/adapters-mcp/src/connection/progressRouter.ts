@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/server";
 
 /**
  * G1: the progress of our requests, by the token we sent up with each. A report is routed as

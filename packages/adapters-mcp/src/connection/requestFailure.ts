@@ -1,5 +1,4 @@
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkErrorCode, SdkError, SdkHttpError } from "@modelcontextprotocol/client";
 import { AdapterError } from "../adapterError.js";
 import type { Redactor } from "../redaction/redactor.js";
 import { mib } from "./lineBuffer.js";
@@ -38,14 +37,14 @@ export function requestFailure(
     return new AdapterError("CANCELLED", `${method} to ${ctx.who} was cancelled`, {
       cause: error,
     });
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new AdapterError(
       "REQUEST_TIMEOUT",
       `${method} to ${ctx.who} got no answer within ${limits.timeoutMs} ms`,
       { cause: error },
     );
   }
-  if ((error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || ctx.closed) {
+  if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || ctx.closed) {
     return new AdapterError(
       "CONNECTION_CLOSED",
       `${ctx.who} closed the connection during ${method}${ctx.lostReason ? `: ${ctx.lostReason}` : ""}`,
@@ -55,13 +54,13 @@ export function requestFailure(
   return new AdapterError(
     "PROTOCOL_ERROR",
     ctx.redactor.redact(`${method} to ${ctx.who} failed: ${serverText(error, ctx.redactor)}`),
-    { cause: error, serverAnswered: error instanceof McpError },
+    { cause: error, serverAnswered: error instanceof ProtocolError },
   );
 }
 
 /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
 export function serverText(error: unknown, redactor: Redactor): string {
-  const status = error instanceof StreamableHTTPError && error.code ? `HTTP ${error.code}: ` : "";
+  const status = error instanceof SdkHttpError && error.status ? `HTTP ${error.code}: ` : "";
   return (
     status +
     redactor.head(error instanceof Error ? error.message : String(error), SERVER_TEXT_CHARS)

@@ -1,5 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { ConnectOptions, UpstreamMessage } from "./connectionTypes.js";
 import type { ProgressRouter } from "./progressRouter.js";
 
@@ -20,7 +19,7 @@ export function routeIncoming(
   client.onerror = (error) => connection.transportError(error);
   if (options.onListChanged) {
     const onListChanged = options.onListChanged;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onListChanged());
+    client.setNotificationHandler('notifications/tools/list_changed', () => onListChanged());
   }
   // Progress goes through the fallback handler, unparsed: a burst of 1,000 reports spent
   // most of its relay time in the SDK's schema parse of each one (see ProgressRouter).
@@ -36,8 +35,8 @@ export function routeIncoming(
   if (options.onRequest) {
     const onRequest = options.onRequest;
     // A fallback handler passes the request and the result on as sent (no SDK re-validation).
-    client.fallbackRequestHandler = async (request, extra) =>
-      (await onRequest(request as unknown as UpstreamMessage, extra.signal)) as never;
+    client.fallbackRequestHandler = async (request, ctx) =>
+      (await onRequest(request as unknown as UpstreamMessage, ctx.mcpReq.signal)) as never;
   }
   client.onclose = () => connection.closed();
 }

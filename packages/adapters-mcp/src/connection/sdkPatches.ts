@@ -2,13 +2,7 @@
 // Each patch says why it exists, what it touches, and how to tell that a newer SDK makes it
 // unnecessary; each degrades to the SDK's own behaviour when the private part is gone.
 import type { ChildProcess } from "node:child_process";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type {
-  InitializeRequest,
-  InitializeResult,
-  JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server, Transport, InitializeRequest, InitializeResult, JSONRPCMessage } from "@modelcontextprotocol/server";
 import { LineBuffer, type OversizeMessageError } from "./lineBuffer.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { Redactor } from "../redaction/redactor.js";
 import { endWithThisProcess } from "./endWithThisProcess.js";
 import { oversizeReply } from "./oversize.js";

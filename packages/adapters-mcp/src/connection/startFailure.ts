@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
 import { AdapterError } from "../adapterError.js";
 import { describeConfig, type ExtensionConfig } from "../extensionConfig.js";
 import type { Redactor } from "../redaction/redactor.js";
@@ -25,7 +25,7 @@ export function startFailure(
   const unauthorized = authorizationFailure(error, start.auth, redactor);
   if (unauthorized) return unauthorized;
   const why =
-    error instanceof McpError && error.code === ErrorCode.RequestTimeout
+    error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
       ? `the MCP handshake did not complete within ${start.startTimeoutMs} ms`
       : serverText(error, redactor);
   return new AdapterError(

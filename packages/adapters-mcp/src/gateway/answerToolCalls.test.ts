@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { Server, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerToolCalls, type ToolCallHandler } from "./answerToolCalls.js";
 import { StdioLineServerTransport } from "./stdioServerTransport.js";
@@ -97,7 +97,7 @@ describe("answerToolCalls: the server's result answers the client as it arrives"
     await settle();
     const lines = wire.lines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams } });
+    expect(lines[0]).toMatchObject({ id: 2, error: { code: ProtocolErrorCode.InvalidParams } });
   });
 
   it("sends nothing for a call the client cancelled before its result arrived", async () => {

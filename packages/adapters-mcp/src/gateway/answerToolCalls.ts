@@ -1,15 +1,6 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolRequest,
-  type CallToolResult,
-  CallToolResultSchema,
-  type CreateTaskResult,
-  ErrorCode,
-  type JSONRPCMessage,
-  McpError,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { ProtocolError, ProtocolErrorCode, SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
+import type { Server, Transport, CallToolRequest, CallToolResult, CreateTaskResult, JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
 import { armAbortSlot } from "../connection/abortSlots.js";
 import { beforeClose, interceptMessages } from "../connection/sdkPatches.js";
 import type { DownstreamExtra } from "./downstreamPeer.js";
@@ -80,6 +71,7 @@ export function answerToolCalls(
       server.onerror?.(new Error(`Failed to send response: ${error}`));
     // Answered with the server's result as it arrived (`answerNow`): nothing is sent after it.
     let answered = false;
+    /* @mcp-codemod-error This object looks like a v1 handler-context mock (signal, requestId, sendNotification, sendRequest). v2 nests the context — reshape it (signal → mcpReq.signal; requestId → mcpReq.id; sendNotification → mcpReq.notify; sendRequest → mcpReq.send), e.g. { sendRequest: fn } → { mcpReq: { send: fn } }. Passed as-is to a migrated handler that reads ctx.mcpReq.*, the v1 shape throws "Cannot read properties of undefined". */
     const extra: DownstreamExtra = {
       signal,
       requestId: id,
@@ -89,7 +81,7 @@ export function answerToolCalls(
         await server.notification(notification, { relatedRequestId: id });
       },
       sendRequest: async (r, schema, options) => {
-        if (signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, "Request was cancelled");
+        if (signal.aborted) throw new SdkError(SdkErrorCode.ConnectionClosed, "Request was cancelled");
         return server.request(r, schema, { ...options, relatedRequestId: id });
       },
       answerNow: (result) => {
@@ -108,8 +100,8 @@ export function answerToolCalls(
         if (answered) return null;
         const checked = CallToolResultSchema.safeParse(result);
         if (!checked.success)
-          throw new McpError(
-            ErrorCode.InvalidParams,
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
             `Invalid tools/call result: ${checked.error.message}`,
           );
         return checked.data;
@@ -135,7 +127,7 @@ export function answerToolCalls(
                 error: {
                   code: Number.isSafeInteger(error.code)
                     ? (error.code as number)
-                    : ErrorCode.InternalError,
+                    : ProtocolErrorCode.InternalError,
                   message: error.message ?? "Internal error",
                   ...(error.data !== undefined ? { data: error.data } : {}),
                 },

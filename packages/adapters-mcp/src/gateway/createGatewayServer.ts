@@ -1,11 +1,5 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/server";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { modelView } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { AdapterError } from "../adapterError.js";
@@ -64,7 +58,7 @@ export function createGatewayServer(
   const peer = hub.attach(server);
   let protocolVersion: string | null = null;
   const sdkInitialize = sdkInitializeHandler(server);
-  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+  server.setRequestHandler('initialize', async (request) => {
     const result = await sdkInitialize(request);
     protocolVersion = result.protocolVersion;
     // Instructions are fixed at the handshake: the servers ready now (serve starts them in
@@ -136,7 +130,7 @@ export function createGatewayServer(
     );
   };
   const pageBytes = options.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  server.setRequestHandler('tools/list', async (request) => {
     // Issue 20: servers still starting are waited for, up to their startup grace.
     await host.untilListed();
     const tools = gatewayTools((await conversation()).state);
@@ -157,8 +151,8 @@ export function createGatewayServer(
     }
     return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
   };
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(request.params, extra),
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    callTool(request.params, ctx),
   );
   relayTaskRequests(server, async () => {
     await (opened ?? conversation());

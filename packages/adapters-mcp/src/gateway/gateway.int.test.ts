@@ -1,13 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolResult,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Transport, CallToolResult } from "@modelcontextprotocol/client";
 import { loadConversationState, type ToolledgerEvent } from "@toolledger/core";
 import { initializeBody, MCP_POST_HEADERS, postInitialize } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
@@ -41,7 +36,7 @@ interface Downstream {
 async function connectClient(transport: Transport): Promise<Downstream> {
   let changes = 0;
   const client = new Client({ name: "downstream-test", version: "1.0.0" });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     changes++;
   });
   await client.connect(transport);

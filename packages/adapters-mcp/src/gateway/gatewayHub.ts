@@ -1,5 +1,4 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/server";
 import type { Subscription } from "rxjs";
 import type { UpstreamNotification } from "../host/callUpstream.js";
 import type { ToolledgerHost } from "../host/toolledgerHost.js";
@@ -17,6 +16,7 @@ import { asError, ProtocolError, toProtocolError } from "./protocolError.js";
 import { relayServerRequests } from "./relayServerRequests.js";
 import { ResourceSubscriptions } from "./resourceSubscriptions.js";
 import { UpstreamTasks } from "./tasks/upstreamTasks.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 export interface GatewayHubOptions {
   /** Where failures no downstream request can carry go. Default: stderr. */
@@ -114,7 +114,7 @@ export class GatewayHub implements HubServices {
     const connection = this.host.connection(extension);
     if (!connection) {
       throw new ProtocolError(
-        ErrorCode.InternalError,
+        ProtocolErrorCode.InternalError,
         `extension ${JSON.stringify(extension)} is not connected; reconnect it`,
       );
     }

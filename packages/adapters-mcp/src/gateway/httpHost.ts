@@ -1,9 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { isInitializeRequest } from "@modelcontextprotocol/server";
+import type { Server } from "@modelcontextprotocol/server";
 import { NodeHttpTransport } from "./nodeHttpTransport.js";
 
 export interface HttpHostOptions {
@@ -47,7 +47,7 @@ export function isLoopbackHost(host: string): boolean {
   return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
-type SessionTransport = StreamableHTTPServerTransport | NodeHttpTransport;
+type SessionTransport = NodeStreamableHTTPServerTransport | NodeHttpTransport;
 
 export interface HttpHost {
   /** The endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
@@ -71,7 +71,7 @@ export async function hostMcpOverHttp(
   const SdkTransport =
     options.transport === "node"
       ? null
-      : (await import("@modelcontextprotocol/sdk/server/streamableHttp.js"))
+      : (await import("@modelcontextprotocol/server"))
           .StreamableHTTPServerTransport;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";

@@ -1,6 +1,5 @@
 import { request } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { initializeBody, postInitialize } from "@toolledger/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -1,4 +1,4 @@
-import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCRequest } from "@modelcontextprotocol/server";
 
 const requestKeys = new Set(["jsonrpc", "id", "method", "params"]);
 

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
 
 /**
  * Lists whose JSON is already known (the gateway's served tool list, serialised once per

@@ -1,4 +1,4 @@
-import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/server";
 import type { UpstreamNotification } from "../host/callUpstream.js";
 import { type DownstreamExtra, latestRequest, type Peer } from "./downstreamPeer.js";
 import type { HubServices } from "./hubServices.js";

@@ -1,8 +1,5 @@
-import {
-  isInitializeRequest,
-  JSONRPCMessageSchema,
-  JSONRPCRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema, JSONRPCRequestSchema } from "@modelcontextprotocol/core";
+import { isInitializeRequest } from "@modelcontextprotocol/server";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isPlainRequest } from "./isPlainRequest.js";

@@ -1,17 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type {
-  Transport,
-  TransportSendOptions,
-} from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  isInitializeRequest,
-  isJSONRPCRequest,
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
-  type JSONRPCRequest,
-  type RequestId,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
+import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import type { Transport, TransportSendOptions, JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/server";
 import { isPlainRequest } from "./isPlainRequest.js";
 import { serializeMessage as serialize } from "./knownJson.js";
 
@@ -184,6 +174,7 @@ export class NodeHttpTransport implements Transport {
     messages: JSONRPCMessage[],
     requests: JSONRPCRequest[],
   ): void {
+    /* @mcp-codemod-error This object looks like a v1 handler-context mock (requestInfo). v2 nests the context — reshape it (requestInfo → http.req), e.g. { sendRequest: fn } → { mcpReq: { send: fn } }. Passed as-is to a migrated handler that reads ctx.mcpReq.*, the v1 shape throws "Cannot read properties of undefined". */
     const extra = { requestInfo: { headers: req.headers } };
     if (requests.length === 0) {
       res.writeHead(202).end();

@@ -1,5 +1,5 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { EmptyResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import { EmptyResultSchema } from "@modelcontextprotocol/core";
+import type { Server, Progress } from "@modelcontextprotocol/server";
 import type { DownstreamExtra } from "./downstreamPeer.js";
 import { asError } from "./protocolError.js";
 import { sendProgress } from "./sendProgress.js";

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
 import { AdapterError } from "../adapterError.js";
 import { Redactor } from "../redaction/redactor.js";
 
@@ -25,7 +25,7 @@ export class ProtocolError extends Error {
  */
 export function toProtocolError(error: unknown, redactor: Redactor = Redactor.none): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  if (error instanceof McpError)
+  if (error instanceof ProtocolError)
     return new ProtocolError(
       error.code,
       redactor.redact(stripPrefix(error.message)),
@@ -33,17 +33,17 @@ export function toProtocolError(error: unknown, redactor: Redactor = Redactor.no
     );
   if (error instanceof AdapterError) {
     const cause = error.cause;
-    if (error.code === "PROTOCOL_ERROR" && cause instanceof McpError)
+    if (error.code === "PROTOCOL_ERROR" && cause instanceof ProtocolError)
       return new ProtocolError(
         cause.code,
         redactor.redact(stripPrefix(cause.message)),
         redactor.redactValue(cause.data),
       );
     if (error.code === "CANCELLED")
-      return new ProtocolError(ErrorCode.RequestTimeout, error.message);
-    return new ProtocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
+      return new SdkError(SdkErrorCode.RequestTimeout, error.message);
+    return new ProtocolError(ProtocolErrorCode.InternalError, `${error.code}: ${error.message}`);
   }
-  return new ProtocolError(ErrorCode.InternalError, asError(error).message);
+  return new ProtocolError(ProtocolErrorCode.InternalError, asError(error).message);
 }
 
 /** McpError prefixes "MCP error <code>: "; the client adds it again. */

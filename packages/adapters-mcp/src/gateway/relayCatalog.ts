@@ -1,15 +1,4 @@
 import {
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import {
   catalog,
   getExtension,
   type McpPrompt,
@@ -24,6 +13,7 @@ import type { Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";
 import { ProtocolError } from "./protocolError.js";
 import { DEFAULT_LIST_PAGE_BYTES, type ServedPage, servedPage } from "./servedPages.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** MCP's "resource not found" (specification: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -43,7 +33,7 @@ export function relayCatalog(
   const state = () => hub.host.state;
   // Issue 34.3: a first list waits for the servers still starting, as a first tools/list
   // does; V3: in pages a client can read.
-  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+  server.setRequestHandler('prompts/list', async (request) => {
     await hub.host.untilListed();
     const page = servedPage(
       "prompts",
@@ -54,18 +44,19 @@ export function relayCatalog(
     );
     return { prompts: page.items as never[], ...next(page) };
   });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
     const resolved = resolvePrompt(state(), request.params.name);
-    if (!resolved.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolved.message);
+    if (!resolved.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.message);
+    /* @mcp-codemod-error The context object is forwarded to hub.forward(…) — its property shape changed in v2 (e.g. extra.signal is now ctx.mcpReq.signal, extra.sendRequest is ctx.mcpReq.send). Update the helper's parameter type and property accesses. */
     return (await hub.forward(
       peer,
       resolved.owner,
       "prompts/get",
       { ...request.params, name: resolved.rawName },
-      extra,
+      ctx,
     )) as never;
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+  server.setRequestHandler('resources/list', async (request) => {
     await hub.host.untilListed();
     const page = servedPage(
       "resources",
@@ -76,7 +67,7 @@ export function relayCatalog(
     );
     return { resources: page.items as never[], ...next(page) };
   });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
+  server.setRequestHandler('resources/templates/list', async (request) => {
     await hub.host.untilListed();
     const page = servedPage(
       "resourceTemplates",
@@ -87,45 +78,47 @@ export function relayCatalog(
     );
     return { resourceTemplates: page.items as never[], ...next(page) };
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const owner = ownerOf(hub, state(), request.params.uri);
-    return (await hub.forward(peer, owner, "resources/read", request.params, extra)) as never;
+    /* @mcp-codemod-error The context object is forwarded to hub.forward(…) — its property shape changed in v2 (e.g. extra.signal is now ctx.mcpReq.signal, extra.sendRequest is ctx.mcpReq.send). Update the helper's parameter type and property accesses. */
+    return (await hub.forward(peer, owner, "resources/read", request.params, ctx)) as never;
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) =>
+  server.setRequestHandler('resources/subscribe', async (request, ctx) =>
     hub.subscriptions.subscribe(
       peer,
       ownerOf(hub, state(), request.params.uri),
       request.params.uri,
-      extra,
+      ctx,
     ),
   );
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) =>
+  server.setRequestHandler('resources/unsubscribe', async (request, ctx) =>
     hub.subscriptions.unsubscribe(
       peer,
       ownerOf(hub, state(), request.params.uri),
       request.params.uri,
-      extra,
+      ctx,
     ),
   );
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref } = request.params;
     if (ref.type === "ref/prompt") {
       const resolved = resolvePrompt(state(), ref.name);
-      if (!resolved.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolved.message);
+      if (!resolved.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.message);
       const params = { ...request.params, ref: { ...ref, name: resolved.rawName } };
+      /* @mcp-codemod-error The context object is forwarded to hub.forward(…) — its property shape changed in v2 (e.g. extra.signal is now ctx.mcpReq.signal, extra.sendRequest is ctx.mcpReq.send). Update the helper's parameter type and property accesses. */
       return (await hub.forward(
         peer,
         resolved.owner,
         "completion/complete",
         params,
-        extra,
+        ctx,
       )) as never;
     }
     const template = catalog(state()).resourceTemplates.find(
       (t) => t.template.uriTemplate === ref.uri,
     );
     const owner = template?.owner ?? ownerOf(hub, state(), ref.uri);
-    return (await hub.forward(peer, owner, "completion/complete", request.params, extra)) as never;
+    return (await hub.forward(peer, owner, "completion/complete", request.params, ctx)) as never;
   });
 
   const watch = (signature: (s: State) => string, send: () => Promise<void>): Subscription =>

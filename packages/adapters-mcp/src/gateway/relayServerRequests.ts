@@ -1,8 +1,8 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { HubServices } from "./hubServices.js";
 import { ProtocolError, toProtocolError } from "./protocolError.js";
 import { routeTaskRequest } from "./tasks/routeTaskRequest.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** The client capability each relayed server request needs (G1). */
 const NEEDS: Record<string, "sampling" | "elicitation"> = {
@@ -28,7 +28,7 @@ export function relayServerRequests(hub: HubServices): void {
     const target = forTask ?? hub.requester(extension);
     if (capability === undefined || !target?.peer.server.getClientCapabilities()?.[capability]) {
       throw new ProtocolError(
-        ErrorCode.MethodNotFound,
+        ProtocolErrorCode.MethodNotFound,
         capability === undefined
           ? `${request.method} is not relayed by the toolledger gateway`
           : `Client does not support ${capability} (${request.method})${target ? "" : ": no client call is in progress at this server"}`,

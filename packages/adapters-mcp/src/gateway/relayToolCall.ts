@@ -1,8 +1,4 @@
-import {
-  type CallToolRequest,
-  type CallToolResult,
-  ErrorCode,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/server";
 import { AdapterError } from "../adapterError.js";
 import type { CallToolOutcome } from "../conversation/callToolTypes.js";
 import type { Conversation } from "../conversation/conversation.js";
@@ -10,6 +6,7 @@ import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";
 import { relayedMeta } from "./progressRelay.js";
 import { ProtocolError, toProtocolError } from "./protocolError.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * A client's `tools/call` through its conversation (R13, D9, enable_tools, C4): progress and
@@ -50,7 +47,7 @@ export async function relayToolCall(
 /** G2: a name that is no tool is a protocol error; a refusal the model can act on is a tool result. */
 export function refusalAnswer(outcome: Extract<CallToolOutcome, { ok: false }>): CallToolResult {
   if (outcome.error.code === "UNKNOWN_TOOL")
-    throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.error.message);
   return errorResult(outcome.error.message);
 }
 

@@ -1,18 +1,8 @@
 // G1/G2 through a prefixed upstream (the shipped reference server as `ref`, and a second copy
 // as `zed` for URI conflicts): prompts named like tools (R3), completions routed to the owner,
 // resources keeping their URIs, list changes recorded as registry events, MCP errors.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  CreateMessageRequestSchema,
-  ErrorCode,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { catalog, replay } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -56,17 +46,17 @@ describe("G1 through a prefixed upstream", () => {
       { name: "relay-test", version: "1.0.0" },
       { capabilities: { sampling: {} } },
     );
-    client.setRequestHandler(CreateMessageRequestSchema, () => {
+    client.setRequestHandler('sampling/createMessage', () => {
       seen.sampling++;
       return { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" };
     });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/message', (n) => {
       seen.logs.push(String(n.params.data));
     });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
       seen.updates.push(n.params.uri);
     });
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/prompts/list_changed', () => {
       seen.promptChanges++;
     });
     await client.connect(new StreamableHTTPClientTransport(gateway.url));
@@ -108,9 +98,9 @@ describe("G1 through a prefixed upstream", () => {
     const error = await client
       .getPrompt({ name: "ref__test_simple_promt" })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toContain("ref__test_simple_prompt");
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
+    expect((error as ProtocolError).message).toContain("ref__test_simple_prompt");
   });
 
   it("resources keep their URIs; a URI both servers list goes to the first by key, with a diagnostic", async () => {
@@ -127,14 +117,13 @@ describe("G1 through a prefixed upstream", () => {
       }),
     );
     const missing = await client.readResource({ uri: "nowhere://x" }).catch((e: unknown) => e);
-    expect((missing as McpError).code).toBe(-32002);
+    expect((missing as ProtocolError).code).toBe(-32002);
   });
 
   it("progress, log messages and sampling reach the client through a prefixed tool", async () => {
     let progress = 0;
     await client.request(
       { method: "tools/call", params: { name: "ref__test_tool_with_progress", arguments: {} } },
-      CallToolResultSchema,
       { onprogress: () => progress++ },
     );
     expect(progress).toBe(3);
@@ -186,9 +175,9 @@ describe("G1 through a prefixed upstream", () => {
     const unknown = await client
       .callTool({ name: "ref__test_simple_txt", arguments: {} })
       .catch((e: unknown) => e);
-    expect(unknown).toBeInstanceOf(McpError);
-    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((unknown as McpError).message).toContain("ref__test_simple_text");
+    expect(unknown).toBeInstanceOf(ProtocolError);
+    expect((unknown as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
+    expect((unknown as ProtocolError).message).toContain("ref__test_simple_text");
     const deferred = (await client.callTool({
       name: "ref__test_simple_text",
       arguments: {},
@@ -213,7 +202,7 @@ describe("G1 sampling goes to the client whose call caused it", () => {
         { name: `client-${who}`, version: "1.0.0" },
         { capabilities: { sampling: {} } },
       );
-      c.setRequestHandler(CreateMessageRequestSchema, () => {
+      c.setRequestHandler('sampling/createMessage', () => {
         asked[who]++;
         return { role: "assistant", content: { type: "text", text: `from ${who}` }, model: "m" };
       });
@@ -248,8 +237,8 @@ describe("G1 sampling for a client that did not declare it", () => {
       const error = await client
         .callTool({ name: "ref__test_sampling", arguments: { prompt: "hi" } })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).message).toContain("Client does not support sampling");
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).message).toContain("Client does not support sampling");
     } finally {
       await client.close();
       await gateway.close();

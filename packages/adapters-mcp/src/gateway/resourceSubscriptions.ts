@@ -1,4 +1,4 @@
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerNotification } from "@modelcontextprotocol/server";
 import type { UpstreamNotification } from "../host/callUpstream.js";
 import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
 import type { HubServices } from "./hubServices.js";

@@ -1,10 +1,4 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type {
-  Progress,
-  ServerNotification,
-  ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server, Progress, ServerContext } from "@modelcontextprotocol/server";
 import { StdioLineServerTransport } from "./stdioServerTransport.js";
 
 /** The SDK's `_meta` key of a request that belongs to a task (its notifications are queued). */
@@ -21,18 +15,18 @@ const RELATED_TASK = "io.modelcontextprotocol/related-task";
  */
 export function sendProgress(
   server: Server | undefined,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  extra: ServerContext,
   params: Progress & { progressToken: string | number },
 ): Promise<void> | null {
   const transport = server?.transport;
-  if (!transport || extra._meta?.[RELATED_TASK] !== undefined)
-    return extra.sendNotification({ method: "notifications/progress", params });
+  if (!transport || extra.mcpReq._meta?.[RELATED_TASK] !== undefined)
+    return extra.mcpReq.notify({ method: "notifications/progress", params });
   // The SDK sends nothing for a request that was cancelled.
-  if (extra.signal.aborted) return Promise.resolve();
+  if (extra.mcpReq.signal.aborted) return Promise.resolve();
   const message = { method: "notifications/progress", params, jsonrpc: "2.0" } as const;
   if (transport instanceof StdioLineServerTransport) {
     transport.post(message);
     return null;
   }
-  return transport.send(message, { relatedRequestId: extra.requestId });
+  return transport.send(message, { relatedRequestId: extra.mcpReq.id });
 }

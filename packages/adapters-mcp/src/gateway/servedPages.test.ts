@@ -1,7 +1,7 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "./protocolError.js";
 import { DEFAULT_LIST_PAGE_BYTES, type ServedList, servedPage } from "./servedPages.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 // V3 (issue 34.1): every served list comes in pages a client can read.
 
@@ -97,7 +97,7 @@ describe("V3 served pages", () => {
     ] as const) {
       const error = refuse(kind, cursor);
       expect(error).toBeInstanceOf(ProtocolError);
-      expect((error as ProtocolError).code).toBe(ErrorCode.InvalidParams);
+      expect((error as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
       expect((error as ProtocolError).message).toContain(`Invalid cursor for ${method}`);
       expect((error as ProtocolError).message).toContain("list again without a cursor");
     }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { knownJson } from "./knownJson.js";
 import { ProtocolError } from "./protocolError.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * V3: the most JSON (UTF-8 bytes) one page of a served list holds. The MCP SDK's stdio
@@ -136,7 +136,7 @@ function decode(list: ServedList, cursor: string): Cursor {
     typeof c.n !== "string"
   ) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `Invalid cursor for ${method(list)}: ${JSON.stringify(cursor.length > 80 ? `${cursor.slice(0, 80)}…` : cursor)} is not a nextCursor this gateway gave for that list; list again without a cursor`,
     );
   }

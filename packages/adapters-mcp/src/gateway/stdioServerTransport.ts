@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport, JSONRPCMessage } from "@modelcontextprotocol/server";
 import { LineBuffer, mib, OversizeMessageError } from "../connection/lineBuffer.js";
 import { knownListLine, serializeMessage } from "./knownJson.js";
 

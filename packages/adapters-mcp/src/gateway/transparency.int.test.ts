@@ -2,18 +2,9 @@
 // directly, for a real SDK client: progress, sampling and elicitation round trips, log
 // messages, resource read and subscribe updates, prompt get and completion. Over stdio (the
 // gateway as a program, `toolledger serve`, the server over stdio) and over streamable HTTP (both hops HTTP).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Transport, CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   openStandaloneConversation,
@@ -47,18 +38,18 @@ async function connect(transport: Transport) {
     { capabilities: { sampling: {}, elicitation: {} } },
   );
   const seen = { sampling: 0, elicitation: 0, logs: [] as string[], updates: [] as string[] };
-  client.setRequestHandler(CreateMessageRequestSchema, () => {
+  client.setRequestHandler('sampling/createMessage', () => {
     seen.sampling++;
     return { role: "assistant", content: { type: "text", text: SAMPLED }, model: "test-model" };
   });
-  client.setRequestHandler(ElicitRequestSchema, () => {
+  client.setRequestHandler('elicitation/create', () => {
     seen.elicitation++;
     return { action: "accept", content: { name: "Ada Lovelace" } };
   });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+  client.setNotificationHandler('notifications/message', (n) => {
     seen.logs.push(String(n.params.data));
   });
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
     seen.updates.push(n.params.uri);
   });
   await client.connect(transport);
@@ -98,7 +89,6 @@ async function observe(transport: Transport, ready?: () => Promise<void>): Promi
         method: "tools/call",
         params: { name: "trigger-long-running-operation", arguments: { duration: 0.4, steps: 4 } },
       },
-      CallToolResultSchema,
       { onprogress: () => progressHandled++ },
     );
     const sampled = await client.callTool({

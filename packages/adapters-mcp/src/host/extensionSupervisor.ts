@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { type AdapterError, asAdapterError } from "../adapterError.js";
 import { ExtensionConnection } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";
@@ -250,8 +250,8 @@ export class ExtensionSupervisor implements SupervisedExtension {
         onRequest: (request, signal) => {
           const handler = host.upstreamRequestHandler;
           if (!handler) {
-            throw new McpError(
-              ErrorCode.MethodNotFound,
+            throw new ProtocolError(
+              ProtocolErrorCode.MethodNotFound,
               `${request.method} is not supported: no client is connected to relay it to`,
             );
           }

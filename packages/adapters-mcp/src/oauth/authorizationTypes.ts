@@ -1,5 +1,4 @@
-import type { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { extractWWWAuthenticateParams, FetchLike } from "@modelcontextprotocol/client";
 import type { OAuthSettings } from "./oauthSettings.js";
 import type { BrowserOutcome } from "./openBrowser.js";
 import type { ClientKind, OAuthTokenStore } from "./tokenStore.js";

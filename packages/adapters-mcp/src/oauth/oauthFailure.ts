@@ -1,4 +1,4 @@
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { OAuthError } from "@modelcontextprotocol/server-legacy/auth";
 import type { Redactor } from "../redaction/redactor.js";
 import { AuthorizationFailedError } from "./authorizationRequiredError.js";
 

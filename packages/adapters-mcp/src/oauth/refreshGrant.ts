@@ -1,10 +1,6 @@
-import { refreshAuthorization, selectResourceURL } from "@modelcontextprotocol/sdk/client/auth.js";
-import {
-  InvalidClientError,
-  InvalidGrantError,
-  UnauthorizedClientError,
-} from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/server";
+import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "@modelcontextprotocol/server-legacy/auth";
+import { refreshAuthorization, selectResourceURL } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { failureOf } from "./oauthFailure.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";

@@ -1,9 +1,5 @@
-import {
-  discoverAuthorizationServerMetadata,
-  selectClientAuthMethod,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import type { AuthorizationServerMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { discoverAuthorizationServerMetadata, selectClientAuthMethod } from "@modelcontextprotocol/client";
+import type { AuthorizationServerMetadata, FetchLike } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { failureOf } from "./oauthFailure.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";

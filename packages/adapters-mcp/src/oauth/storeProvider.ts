@@ -1,15 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type {
-  AddClientAuthentication,
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import type {
-  AuthorizationServerMetadata,
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState, AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import type { OAuthSettings } from "./oauthSettings.js";
 import { JWT_BEARER_ASSERTION, signClientAssertion } from "./privateKeyJwt.js";
 import {

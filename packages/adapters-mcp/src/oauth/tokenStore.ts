@@ -13,11 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthDiscoveryState, OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
 import { type FileLockOptions, withFileLock } from "./fileLock.js";
 
 /** How a grant's client identifies itself (recorded in events, shown by `auth status`). */

@@ -6,17 +6,8 @@
 // each; `--prompts N` and `--resources N` (each `--item-kb K`) offer N prompts `p_000…`, N
 // resources `file:///r/000…` and N templates `file:///t/000/{id}…`; `--huge-kb K` adds one
 // prompt, one resource and one template of K KiB each. `--delay-ms N` waits before serving.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Server } from "@modelcontextprotocol/server";
 import { flag, objectSchema, sleep, text, unknownTool } from "./internal/serve.js";
 
 const KIB = 1024;
@@ -95,8 +86,8 @@ const server = new Server(
     },
   },
 );
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }) as never);
-server.setRequestHandler(CallToolRequestSchema, (req) => {
+server.setRequestHandler('tools/list', () => ({ tools }) as never);
+server.setRequestHandler('tools/call', (req) => {
   const { name } = req.params;
   const args = req.params.arguments ?? {};
   if (name === "measure") return text(`received ${String(args.value ?? "").length} characters`);
@@ -105,15 +96,15 @@ server.setRequestHandler(CallToolRequestSchema, (req) => {
   return unknownTool(name);
 });
 if (catalog) {
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts }));
-  server.setRequestHandler(GetPromptRequestSchema, (req) => ({
+  server.setRequestHandler('prompts/list', () => ({ prompts }));
+  server.setRequestHandler('prompts/get', (req) => ({
     messages: [{ role: "user", content: { type: "text", text: `prompt ${req.params.name}` } }],
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler('resources/list', () => ({ resources }));
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: templates,
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => ({
+  server.setRequestHandler('resources/read', (req) => ({
     contents: [{ uri: req.params.uri, text: `contents of ${req.params.uri}` }],
   }));
 }

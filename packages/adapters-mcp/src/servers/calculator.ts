@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Example server: arithmetic, unit conversion and clocks that really compute something.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 const server = new McpServer({ name: "calculator", version: "0.1.0" });
@@ -13,7 +13,7 @@ server.registerTool(
   {
     description:
       "Evaluate an arithmetic expression with + - * / ^ %, parentheses and decimals, e.g. (2 + 3) * 4.5",
-    inputSchema: { expression: z.string().min(1) },
+    inputSchema: z.object({ expression: z.string().min(1) }),
   },
   ({ expression }) => {
     try {
@@ -39,7 +39,7 @@ server.registerTool(
   "convert_units",
   {
     description: `Convert a value between units. Lengths: ${Object.keys(toMetres).join(", ")}; masses: ${Object.keys(toKg).join(", ")}; temperatures: C, F, K.`,
-    inputSchema: { value: z.number(), from: z.string(), to: z.string() },
+    inputSchema: z.object({ value: z.number(), from: z.string(), to: z.string() }),
   },
   ({ value, from, to }) => {
     const result = convert(value, from, to);
@@ -52,7 +52,7 @@ server.registerTool(
   "current_time",
   {
     description: "The current date and time in an IANA time zone (default UTC).",
-    inputSchema: { timeZone: z.string().optional() },
+    inputSchema: z.object({ timeZone: z.string().optional() }),
   },
   ({ timeZone }) => {
     try {
@@ -71,7 +71,7 @@ server.registerTool(
   "statistics",
   {
     description: "Count, sum, mean, median, min and max of a list of numbers.",
-    inputSchema: { numbers: z.array(z.number()).min(1) },
+    inputSchema: z.object({ numbers: z.array(z.number()).min(1) }),
   },
   ({ numbers }) => {
     const sorted = [...numbers].sort((a, b) => a - b);

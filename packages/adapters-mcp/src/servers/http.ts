@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Test server over streamable HTTP on a loopback port (`--port 0` picks one); prints
 // `listening <url>` on stdout once it accepts connections.
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server } from "@modelcontextprotocol/server";
 import { hostMcpOverHttp } from "../gateway/httpHost.js";
 import { flag, objectSchema, text, toolServer, unknownTool } from "./internal/serve.js";
 

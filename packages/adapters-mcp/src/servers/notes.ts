@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Example server: a small notebook kept in memory for the life of the process.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 interface Note {
@@ -32,11 +32,11 @@ server.registerTool(
   "add_note",
   {
     description: "Save a note with a title, a body and optional tags. Returns the new note's id.",
-    inputSchema: {
-      title: z.string().min(1),
-      body: z.string(),
-      tags: z.array(z.string()).optional(),
-    },
+    inputSchema: z.object({
+          title: z.string().min(1),
+          body: z.string(),
+          tags: z.array(z.string()).optional(),
+        }),
   },
   ({ title, body, tags }) => {
     const note: Note = {
@@ -54,7 +54,7 @@ server.registerTool(
   "list_notes",
   {
     description: "List every note's id, title and tags, optionally only those with a tag.",
-    inputSchema: { tag: z.string().optional() },
+    inputSchema: z.object({ tag: z.string().optional() }),
   },
   ({ tag }) =>
     reply(
@@ -65,7 +65,7 @@ server.registerTool(
 );
 server.registerTool(
   "read_note",
-  { description: "Read one note in full by id.", inputSchema: { id: z.number().int() } },
+  { description: "Read one note in full by id.", inputSchema: z.object({ id: z.number().int() }) },
   ({ id }) => {
     const note = notes.get(id);
     return note ? reply(note) : fail(`no note ${id}; list_notes shows the ids`);
@@ -75,7 +75,7 @@ server.registerTool(
   "search_notes",
   {
     description: "Find notes whose title or body contains the text (case-insensitive).",
-    inputSchema: { text: z.string().min(1) },
+    inputSchema: z.object({ text: z.string().min(1) }),
   },
   ({ text }) => {
     const needle = text.toLowerCase();
@@ -90,7 +90,7 @@ server.registerTool(
 );
 server.registerTool(
   "delete_note",
-  { description: "Delete a note by id.", inputSchema: { id: z.number().int() } },
+  { description: "Delete a note by id.", inputSchema: z.object({ id: z.number().int() }) },
   ({ id }) =>
     notes.delete(id)
       ? reply(`deleted note ${id}`)

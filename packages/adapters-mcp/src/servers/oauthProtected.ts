@@ -7,8 +7,8 @@
 // pre-registered client), --no-dcr, --deny. Prints `listening <mcp url> <sse url> <issuer>`.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
 import { AuthorizationServer } from "./internal/authorizationServer.js";
 import { flag, objectSchema, text, toolServer, unknownTool } from "./internal/serve.js";
 
@@ -119,7 +119,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const body = req.method === "POST" ? JSON.parse(await readBody(req)) : undefined;
     if (!authorized(req, res, body)) return;
     // Stateless: a fresh server and transport per request.
-    const transport = new StreamableHTTPServerTransport({});
+    const transport = new NodeStreamableHTTPServerTransport({});
     const server = mcpServer();
     res.on("close", () => {
       void transport.close();

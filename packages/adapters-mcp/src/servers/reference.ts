@@ -3,27 +3,9 @@
 // @modelcontextprotocol/conformance 0.1.10 (server mode) ask a server to offer, plus a few
 // tools the gateway tests use to make the server change its lists and send updates.
 // stdio by default; `--http [--port N]` serves streamable HTTP and prints `listening <url>`.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  CompleteRequestSchema,
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  EmptyResultSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  type GetPromptResult,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageResultSchema, ElicitResultSchema, EmptyResultSchema } from "@modelcontextprotocol/core";
+import { Server, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { CallToolResult, GetPromptResult } from "@modelcontextprotocol/server";
 import { hostMcpOverHttp } from "../gateway/httpHost.js";
 import {
   type Extra,
@@ -215,26 +197,26 @@ function makeServer(): Server {
       instructions: "The toolledger conformance reference server: every feature a scenario needs.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS as never[] }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+  server.setRequestHandler('tools/list', () => ({ tools: TOOLS as never[] }));
+  server.setRequestHandler('tools/call', (request, ctx) =>
     callTool(
       server,
       request.params.name,
       request.params.arguments ?? {},
       request.params._meta?.progressToken,
-      extra,
+      ctx,
     ),
   );
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+  server.setRequestHandler('prompts/list', () => ({
     prompts: [
       ...PROMPTS,
       ...extraPrompts.map((name) => ({ name, description: `added prompt ${name}` })),
     ],
   }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler('prompts/get', (request) =>
     getPrompt(request.params.name, request.params.arguments ?? {}),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler('resources/list', () => ({
     resources: [
       ...RESOURCES,
       ...extraResources.map((uri) => ({
@@ -245,22 +227,22 @@ function makeServer(): Server {
       })),
     ],
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: TEMPLATES,
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+  server.setRequestHandler('resources/read', (request) =>
     readResource(request.params.uri),
   );
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/subscribe', (request) => {
     subscriptions.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/unsubscribe', (request) => {
     subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
-  server.setRequestHandler(CompleteRequestSchema, (request) => {
+  server.setRequestHandler('logging/setLevel', () => ({}));
+  server.setRequestHandler('completion/complete', (request) => {
     const { value } = request.params.argument;
     const candidates = ["test", "testing", "tested", "other"].filter((c) => c.startsWith(value));
     return { completion: { values: candidates, total: candidates.length, hasMore: false } };
@@ -456,7 +438,7 @@ async function callTool(
     case "big_result":
       return text("x".repeat(Number(args.bytes ?? 0)));
     default:
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
   }
 }
 
@@ -528,7 +510,7 @@ function getPrompt(name: string, args: Record<string, string>): GetPromptResult 
     default:
       if (extraPrompts.includes(name))
         return { messages: [user({ type: "text", text: `prompt ${name}` })] };
-      throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} not found`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${name} not found`);
   }
 }
 
@@ -558,7 +540,7 @@ function readResource(uri: string) {
       ],
     };
   }
-  throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+  throw new ProtocolError(-32002, `Resource not found: ${uri}`, { uri });
 }
 
 if (hasFlag("http")) {

@@ -4,10 +4,6 @@
 // and variants that hide instructions from the first listing on (`--variant tag`, …). Its
 // prompt `brief` changes too (`prompt-rug-pull`), with prompts/list_changed.
 import {
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import {
   flag,
   objectSchema,
   type RawTool,
@@ -109,7 +105,7 @@ const server = toolServer({
   },
 });
 server.registerCapabilities({ prompts: { listChanged: true } });
-server.setRequestHandler(ListPromptsRequestSchema, () => ({
+server.setRequestHandler('prompts/list', () => ({
   prompts: [
     {
       name: "brief",
@@ -118,7 +114,7 @@ server.setRequestHandler(ListPromptsRequestSchema, () => ({
     },
   ],
 }));
-server.setRequestHandler(GetPromptRequestSchema, (req) => ({
+server.setRequestHandler('prompts/get', (req) => ({
   messages: [
     {
       role: "user",

@@ -4,7 +4,7 @@
 // `listening <url of /sse>` on stdout once it accepts connections.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
 import { flag, objectSchema, text, toolServer, unknownTool } from "./internal/serve.js";
 
 const transports = new Map<string, SSEServerTransport>();

@@ -3,8 +3,8 @@
 // first argument and syncs it before it answers, so a test can count what the upstream received
 // against what the log recorded (L1), whatever happened to the gateway in between.
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 const file = process.argv[2];
@@ -15,7 +15,7 @@ server.registerTool(
   "witness",
   {
     description: "Record that this call ran: its id is appended to the witness file.",
-    inputSchema: { id: z.string().min(1) },
+    inputSchema: z.object({ id: z.string().min(1) }),
   },
   ({ id }) => {
     const fd = openSync(file, "a");

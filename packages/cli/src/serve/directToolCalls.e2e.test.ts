@@ -1,12 +1,6 @@
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  CallToolResultSchema,
-  CreateMessageRequestSchema,
-  ErrorCode,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { SqliteEventStore } from "@toolledger/store-sqlite";
 import { describe, expect, test } from "vitest";
 import { resultText, serveOverStdio, shippedServer } from "../../testing/sdkServeClient.js";
@@ -18,13 +12,13 @@ import { CLI, cleanEnv, tempDir } from "../../testing/spawnCli.js";
 // one the SDK's dispatch gave (G2), a cancellation still reaches the server (G1), and a
 // server's request made during such a call still reaches the client that made it.
 
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
+async function rejection(promise: Promise<unknown>): Promise<ProtocolError> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
+  expect(error).toBeInstanceOf(ProtocolError);
+  return error as ProtocolError;
 }
 
 describe("serve's direct path for a plain tools/call (stdio), with the SDK's client", () => {
@@ -46,26 +40,24 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
       expect(refused.data).toEqual({ why: "asked" });
       // A result that is no CallToolResult is refused as the SDK server refuses it.
       const bad = await rejection(c.client.callTool({ name: "raw__bad_result", arguments: {} }));
-      expect(bad.code).toBe(ErrorCode.InvalidParams);
+      expect(bad.code).toBe(ProtocolErrorCode.InvalidParams);
       expect(bad.message).toMatch(/Invalid tools\/call result/);
       // An unknown name is a protocol error (G2), from the same handler.
       const unknown = await rejection(c.client.callTool({ name: "raw__nope", arguments: {} }));
-      expect(unknown.code).toBe(ErrorCode.InvalidParams);
+      expect(unknown.code).toBe(ProtocolErrorCode.InvalidParams);
       // Arguments that are no object: not a plain call, so the SDK's dispatch answers it, as
       // it always did (its schema's complaint, as an internal error).
       const invalid = await rejection(
         c.client.request(
-          { method: "tools/call", params: { name: "raw__stats", arguments: [] as never } },
-          CallToolResultSchema,
+          { method: "tools/call", params: { name: "raw__stats", arguments: [] as never } }
         ),
       );
-      expect(invalid.code).toBe(ErrorCode.InternalError);
+      expect(invalid.code).toBe(ProtocolErrorCode.InternalError);
       expect(invalid.message).toMatch(/"expected": "record"/);
       // With a progress token (`_meta`) the SDK's dispatch answers too, and the reports arrive.
       let reports = 0;
       const progressed = await c.client.request(
         { method: "tools/call", params: { name: "ref__test_tool_with_progress", arguments: {} } },
-        CallToolResultSchema,
         { onprogress: () => reports++ },
       );
       expect(progressed.isError).toBeFalsy();
@@ -89,7 +81,6 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
       const controller = new AbortController();
       const slow = c.client.callTool(
         { name: "faulty__slow", arguments: { ms: 20_000 } },
-        undefined,
         {
           signal: controller.signal,
         },
@@ -126,7 +117,7 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
       { capabilities: { sampling: {} } },
     );
     const asked: string[] = [];
-    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
       const first = request.params.messages[0]?.content as { text?: string };
       asked.push(first.text ?? "");
       return {
@@ -147,7 +138,6 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
     try {
       const answer = await client.callTool(
         { name: "ref__test_sampling", arguments: { prompt: "the answer?" } },
-        undefined,
         { timeout: 30_000 },
       );
       expect(asked).toEqual(["the answer?"]);

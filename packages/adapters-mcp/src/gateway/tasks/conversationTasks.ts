@@ -1,10 +1,6 @@
 import { randomUUID } from "node:crypto";
-import {
-  ErrorCode,
-  type TaskStatus as McpTaskStatus,
-  RELATED_TASK_META_KEY,
-  type Task,
-} from "@modelcontextprotocol/sdk/types.js";
+import { RELATED_TASK_META_KEY, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { TaskStatus as McpTaskStatus, Task } from "@modelcontextprotocol/server";
 import type { TaskStatus } from "@toolledger/core";
 import type { Conversation } from "../../conversation/conversation.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
@@ -55,7 +51,7 @@ export class ConversationTasks implements TaskOwner {
     for (const entry of this.#entries.values()) if (!isEnded(entry)) open++;
     if (open >= OPEN_TASKS_PER_CONVERSATION)
       throw new ProtocolError(
-        ErrorCode.InvalidRequest,
+        ProtocolErrorCode.InvalidRequest,
         `this conversation has ${open} open tasks, the most the gateway runs at once; wait for some to end or cancel them (tasks/cancel)`,
       );
   }
@@ -161,7 +157,7 @@ export class ConversationTasks implements TaskOwner {
   find(taskId: string): TaskEntry {
     const entry = this.#entries.get(taskId);
     if (!entry?.requested)
-      throw new ProtocolError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
     return entry;
   }
 
@@ -222,7 +218,7 @@ export class ConversationTasks implements TaskOwner {
     const entry = this.find(taskId);
     if (isEnded(entry))
       throw new ProtocolError(
-        ErrorCode.InvalidParams,
+        ProtocolErrorCode.InvalidParams,
         `Cannot cancel task: already in terminal status '${entry.task.status}'`,
       );
     await this.#cancel(entry, "Client cancelled task execution.", extra);
@@ -261,7 +257,7 @@ export class ConversationTasks implements TaskOwner {
     await this.#record(entry, "expired", why);
     entry.outcome ??= {
       error: new ProtocolError(
-        ErrorCode.InvalidParams,
+        ProtocolErrorCode.InvalidParams,
         "Failed to retrieve task: Task has expired",
       ),
     };
@@ -353,14 +349,14 @@ export class ConversationTasks implements TaskOwner {
     const e = toProtocolError(error, this.#hub.host.redactor);
     if (!isGone(e)) throw e;
     await this.expire(entry, `its server no longer knows it (${e.message})`);
-    throw new ProtocolError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
   }
 
   async #cancel(entry: TaskEntry, message: string, extra: DownstreamExtra | null): Promise<void> {
     if (entry.runner === "gateway") {
       entry.abort?.abort();
       entry.outcome ??= {
-        error: new ProtocolError(ErrorCode.InternalError, `Task ${entry.taskId} was cancelled`),
+        error: new ProtocolError(ProtocolErrorCode.InternalError, `Task ${entry.taskId} was cancelled`),
       };
       await this.observe(entry, { status: "cancelled", statusMessage: message });
       return;

@@ -2,16 +2,9 @@
 // process: paging, an input_required elicitation, cancel, time-to-live, clear, refusals.
 // server-everything is the real upstream; its `echo`, `trigger-elicitation-request` and
 // `trigger-long-running-operation` say `taskSupport: "forbidden"`, so the gateway runs them.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  CallToolResultSchema,
-  CreateTaskResultSchema,
-  ElicitRequestSchema,
-  RELATED_TASK_META_KEY,
-  type Task,
-  TaskStatusNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, TaskStatusNotificationSchema } from "@modelcontextprotocol/core";
+import { Client, StreamableHTTPClientTransport, RELATED_TASK_META_KEY } from "@modelcontextprotocol/client";
+import type { Task } from "@modelcontextprotocol/client";
 import type { ToolledgerEvent } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Conversation } from "../../conversation/conversation.js";
@@ -28,10 +21,11 @@ async function client(name: string) {
   const c = new Client({ name, version: "1.0.0" }, { capabilities: { elicitation: {} } });
   const statuses: Task[] = [];
   const elicited: unknown[] = [];
+  /* @mcp-codemod-error Task handler registration: setNotificationHandler(TaskStatusNotificationSchema, ...). The experimental tasks feature was removed in v2 (SEP-2663); the tasks/* method strings are not part of the typed RequestMethod surface. Remove this registration. See docs/migration/upgrade-to-v2.md#experimental-tasks-interception-removed. */
   c.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
     statuses.push(n.params as Task);
   });
-  c.setRequestHandler(ElicitRequestSchema, (request) => {
+  c.setRequestHandler('elicitation/create', (request) => {
     elicited.push(request.params._meta?.[RELATED_TASK_META_KEY]);
     return { action: "accept", content: { name: "Ada", color: "red" } };
   });
@@ -46,8 +40,7 @@ function asTask(
   task: { ttl?: number } = {},
 ) {
   return c.request(
-    { method: "tools/call", params: { name, arguments: args, task } },
-    CreateTaskResultSchema,
+    { method: "tools/call", params: { name, arguments: args, task } }
   );
 }
 

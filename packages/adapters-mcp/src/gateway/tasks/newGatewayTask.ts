@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Task } from "@modelcontextprotocol/sdk/types.js";
+import type { Task } from "@modelcontextprotocol/server";
 import {
   GATEWAY_TASK_POLL_MS,
   GATEWAY_TASK_TTL_MS,

@@ -1,11 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  type CallToolRequest,
-  type CallToolResult,
-  type CreateTaskResult,
-  ErrorCode,
-  type Task,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, CallToolResult, CreateTaskResult, Task } from "@modelcontextprotocol/server";
 import { resolveTool, type State } from "@toolledger/core";
 import { AdapterError } from "../../adapterError.js";
 import type { CallToolOutcome } from "../../conversation/callToolTypes.js";
@@ -17,6 +11,7 @@ import { ProtocolError, toProtocolError } from "../protocolError.js";
 import { errorResult, failureAnswer, refusalAnswer } from "../relayToolCall.js";
 import type { ConversationTasks } from "./conversationTasks.js";
 import { taskRequestContext } from "./taskRequestContext.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** What a registry tool says of tasks, and whether its server can run them (G4). */
 export function taskSupportOf(
@@ -189,7 +184,7 @@ async function refusedTask(
   outcome: Extract<CallToolOutcome, { ok: false }>,
 ): Promise<CreateTaskResult> {
   if (outcome.error.code === "UNKNOWN_TOOL")
-    throw new ProtocolError(ErrorCode.InvalidParams, outcome.error.message);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.error.message);
   const entry = await tasks.local(callId, "", undefined, new AbortController());
   await tasks.settle(entry, { result: errorResult(outcome.error.message) }, outcome.error.message);
   return { task: { ...entry.task } };

@@ -1,8 +1,8 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
 import type { GatewayHub } from "../gatewayHub.js";
 import { ProtocolError } from "../protocolError.js";
 import type { TaskEntry } from "./taskEntry.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * G4: a relayed task's request to the server that runs it, by the server's id. While it
@@ -21,7 +21,7 @@ export function relayToTaskServer(
   if (!connection)
     return Promise.reject(
       new ProtocolError(
-        ErrorCode.InternalError,
+        ProtocolErrorCode.InternalError,
         `extension ${JSON.stringify(entry.extension)} that runs task ${entry.taskId} is not connected`,
       ),
     );

@@ -1,5 +1,5 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ProtocolError } from "../protocolError.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** G4: `tasks/list`'s opaque cursor: where the next page starts, base64url JSON. */
 export function writeCursor(offset: number): string {
@@ -16,5 +16,5 @@ export function readCursor(cursor: string): number {
   } catch {
     // Not one of ours: answered below.
   }
-  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor for tasks/list: ${cursor}`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor for tasks/list: ${cursor}`);
 }

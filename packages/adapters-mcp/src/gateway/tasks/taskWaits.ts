@@ -1,10 +1,10 @@
-import { ErrorCode, RELATED_TASK_META_KEY } from "@modelcontextprotocol/sdk/types.js";
+import { RELATED_TASK_META_KEY, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { ProtocolError } from "../protocolError.js";
 import type { TaskEntry } from "./taskEntry.js";
 
 /** A server's "no such task" (-32602 Task not found / expired). */
 export function isGone(e: ProtocolError): boolean {
-  return e.code === ErrorCode.InvalidParams && /task not found|task has expired/i.test(e.message);
+  return e.code === ProtocolErrorCode.InvalidParams && /task not found|task has expired/i.test(e.message);
 }
 
 export function untilEnded(entry: TaskEntry, signal: AbortSignal): Promise<void> {
@@ -20,7 +20,7 @@ export function untilEnded(entry: TaskEntry, signal: AbortSignal): Promise<void>
 }
 
 function cancelled(): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidRequest, "Request cancelled");
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, "Request cancelled");
 }
 
 export function withoutRelatedTask(result: Record<string, unknown>): Record<string, unknown> {

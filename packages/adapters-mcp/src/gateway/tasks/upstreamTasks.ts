@@ -1,4 +1,4 @@
-import type { TaskStatus as McpTaskStatus } from "@modelcontextprotocol/sdk/types.js";
+import type { TaskStatus as McpTaskStatus } from "@modelcontextprotocol/server";
 import type { Peer } from "../downstreamPeer.js";
 import type { TaskEntry } from "./taskEntry.js";
 

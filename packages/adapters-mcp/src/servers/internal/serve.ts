@@ -1,16 +1,9 @@
 import { appendFileSync } from "node:fs";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Server } from "@modelcontextprotocol/server";
+import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
 
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type Extra = ServerContext;
 export type RawTool = { name: string; [key: string]: unknown };
 
 export interface ToolServerSpec {
@@ -40,14 +33,14 @@ export function toolServer(spec: ToolServerSpec): Server {
   );
   // `--list-log <file>`: a line per tools/list request, so a test counts what the server was asked.
   const listLog = flag("list-log", "");
-  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+  server.setRequestHandler('tools/list', async (req) => {
     if (listLog !== "") appendFileSync(listLog, `tools/list ${req.params?.cursor ?? ""}\n`);
     const page = await spec.list(req.params?.cursor);
     // Raw tools on purpose: a test server may send tools the protocol schema would reject.
     return page as unknown as { tools: [] };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
-    spec.call(req.params.name, req.params.arguments ?? {}, extra),
+  server.setRequestHandler('tools/call', async (req, ctx) =>
+    spec.call(req.params.name, req.params.arguments ?? {}, ctx),
   );
   return server;
 }
