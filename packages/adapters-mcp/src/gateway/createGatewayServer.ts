@@ -1,5 +1,4 @@
-import { Server } from "@modelcontextprotocol/server";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import type { CallToolResult, Server, Tool } from "@modelcontextprotocol/server";
 import { modelView } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { AdapterError } from "../adapterError.js";
@@ -21,6 +20,7 @@ import { hasRequiredTasks } from "./tasks/hasRequiredTasks.js";
 import { markLostTasks } from "./tasks/markLostTasks.js";
 import { callRequiredTask, relayTaskCall, taskSupportOf } from "./tasks/relayTaskCall.js";
 import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
+import { TaskServer } from "./tasks/taskServer.js";
 
 const toolName = (tool: { name: string }) => tool.name;
 
@@ -50,7 +50,7 @@ export function createGatewayServer(
   const report = errorReporter(options);
   const fixed = "conversation" in source ? source.conversation : null;
   const host = "conversation" in source ? source.host : source;
-  const server = new Server(
+  const server = new TaskServer(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
     { capabilities: GATEWAY_CAPABILITIES },
   );
@@ -58,7 +58,7 @@ export function createGatewayServer(
   const peer = hub.attach(server);
   let protocolVersion: string | null = null;
   const sdkInitialize = sdkInitializeHandler(server);
-  server.setRequestHandler('initialize', async (request) => {
+  server.setRequestHandler("initialize", async (request) => {
     const result = await sdkInitialize(request);
     protocolVersion = result.protocolVersion;
     // Instructions are fixed at the handshake: the servers ready now (serve starts them in
@@ -130,7 +130,7 @@ export function createGatewayServer(
     );
   };
   const pageBytes = options.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
-  server.setRequestHandler('tools/list', async (request) => {
+  server.setRequestHandler("tools/list", async (request) => {
     // Issue 20: servers still starting are waited for, up to their startup grace.
     await host.untilListed();
     const tools = gatewayTools((await conversation()).state);
@@ -151,8 +151,10 @@ export function createGatewayServer(
     }
     return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
   };
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    callTool(request.params, ctx),
+  // G4: a task-augmented call is answered with its task (TaskServer checks it as one).
+  server.setRequestHandler(
+    "tools/call",
+    (request, ctx) => callTool(request.params, ctx) as Promise<CallToolResult>,
   );
   relayTaskRequests(server, async () => {
     await (opened ?? conversation());
