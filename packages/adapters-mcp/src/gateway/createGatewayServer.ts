@@ -151,8 +151,10 @@ export function createGatewayServer(
     }
     return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
   };
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    callTool(request.params, ctx),
+  // SDK 2 checks this handler's result against CallToolResult: a task-augmented call's
+  // CreateTaskResult (G4) must not reach it through here (see gateway/tasks).
+  server.setRequestHandler("tools/call", (request, ctx) =>
+    callTool(request.params, ctx) as Promise<CallToolResult>,
   );
   relayTaskRequests(server, async () => {
     await (opened ?? conversation());
