@@ -1,4 +1,4 @@
-import type { FetchLike } from "@modelcontextprotocol/server";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { AdapterError } from "../adapterError.js";
 import {
   AuthorizationFailedError,

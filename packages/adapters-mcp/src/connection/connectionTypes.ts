@@ -1,4 +1,4 @@
-import type { Progress } from "@modelcontextprotocol/server";
+import type { Progress } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { Redactor } from "../redaction/redactor.js";
 import type { ConnectionAuth } from "./connectionAuth.js";

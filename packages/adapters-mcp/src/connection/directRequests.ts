@@ -1,5 +1,5 @@
-import { ProtocolError, SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
-import type { Transport, JSONRPCMessage } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { z } from "zod";
 import { onAbort } from "./abortSlots.js";
 
@@ -18,14 +18,15 @@ type Reply = { result: unknown } | { error: { code: number; message: string; dat
  * Issue 20 (bench 5a): the SDK's request path (a schema parse to classify every reply, its
  * bookkeeping maps and closures) was most of what a call cost the gateway beyond the hop.
  *
- * The outcome is `Protocol.request`'s (SDK 1.32), so the failures map as they did: a reply's
- * result is parsed with the caller's schema (a failing parse rejects with its error); a
- * JSON-RPC error is `McpError.fromError(code, message, data)`; past `timeout` the server gets
- * `notifications/cancelled` and the call fails with RequestTimeout "Request timed out"
- * (`{ timeout }`); an abort sends the same notification and fails with the signal's reason
- * (an McpError as it is, anything else as RequestTimeout with its text); a send that fails
- * rejects with the transport's error; a closed connection fails what is waiting with
- * ConnectionClosed "Connection closed". Unnecessary when: the SDK's request path costs what
+ * The outcome is `Protocol.request`'s (SDK 2.4, legacy era), so the failures map as they do:
+ * a reply's result is parsed with the caller's schema (a failing parse rejects with an
+ * `SdkError` InvalidResult "Invalid result for <method>: …"); a JSON-RPC error is
+ * `ProtocolError.fromError(code, message, data)`; past `timeout` the server gets
+ * `notifications/cancelled` and the call fails with an `SdkError` RequestTimeout "Request
+ * timed out" (`{ timeout }`); an abort sends the same notification and fails with the
+ * signal's reason (an `SdkError` as it is, anything else as RequestTimeout with its text); a
+ * send that fails rejects with the transport's error; a closed connection fails what is
+ * waiting with an `SdkError` ConnectionClosed "Connection closed". Unnecessary when: the SDK's request path costs what
  * this one does (bench 5a against a bare SDK proxy).
  */
 export class DirectRequests {
@@ -65,7 +66,7 @@ export class DirectRequests {
             this.#onerror(new Error(`Failed to send cancellation: ${error}`)),
           );
         reject(
-          reason instanceof ProtocolError
+          reason instanceof SdkError
             ? reason
             : new SdkError(SdkErrorCode.RequestTimeout, String(reason)),
         );
@@ -73,7 +74,7 @@ export class DirectRequests {
       const timer = setTimeout(
         () =>
           cancel(
-            ProtocolError.fromError(SdkErrorCode.RequestTimeout, "Request timed out", {
+            new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", {
               timeout: options.timeout,
             }),
           ),
@@ -88,7 +89,13 @@ export class DirectRequests {
           return reject(ProtocolError.fromError(code, message, data));
         }
         const parsed = schema.safeParse(reply.result);
-        if (!parsed.success) return reject(parsed.error);
+        if (!parsed.success)
+          return reject(
+            new SdkError(
+              SdkErrorCode.InvalidResult,
+              `Invalid result for ${request.method}: ${parsed.error}`,
+            ),
+          );
         // Told before the caller's chain of awaits runs (the stdio gateway answers its client
         // from here); whatever it throws is reported, and the request still resolves.
         if (options.onResult) {
@@ -120,7 +127,7 @@ export class DirectRequests {
 
   /** The connection closed: whatever still waits fails as the SDK's requests do. */
   closed(): void {
-    const error = ProtocolError.fromError(SdkErrorCode.ConnectionClosed, "Connection closed");
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
     for (const answer of [...this.#waiting.values()]) answer(error);
   }
 }

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 
 /** Default largest message either side of the gateway accepts on stdio. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

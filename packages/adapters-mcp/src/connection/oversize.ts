@@ -1,4 +1,4 @@
-import { ProtocolError } from "@modelcontextprotocol/server";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { mib, type OversizeInfo, OversizeMessageError } from "./lineBuffer.js";
 
 /** Marks the error response made for a reply dropped for its size (see LineBuffer). */

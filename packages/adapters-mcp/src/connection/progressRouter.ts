@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/client";
 
 /**
  * G1: the progress of our requests, by the token we sent up with each. A report is routed as

@@ -1,8 +1,10 @@
-// Every place toolledger reaches into the MCP SDK's private parts, in one file (SDK 1.32).
+// Every place toolledger reaches into the MCP SDK's private parts, in one file (SDK 2.4:
+// @modelcontextprotocol/client and /server; each patch was checked against 2.4's source).
 // Each patch says why it exists, what it touches, and how to tell that a newer SDK makes it
 // unnecessary; each degrades to the SDK's own behaviour when the private part is gone.
 import type { ChildProcess } from "node:child_process";
-import type { Server, Transport, InitializeRequest, InitializeResult, JSONRPCMessage } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import type { InitializeRequest, InitializeResult, Server } from "@modelcontextprotocol/server";
 import { LineBuffer, type OversizeMessageError } from "./lineBuffer.js";
 
 /**

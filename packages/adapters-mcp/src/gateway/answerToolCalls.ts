@@ -1,6 +1,24 @@
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
-import { ProtocolError, ProtocolErrorCode, SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
-import type { Server, Transport, CallToolRequest, CallToolResult, CreateTaskResult, JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+} from "@modelcontextprotocol/server";
+import type {
+  CallToolRequest,
+  CallToolResult,
+  CreateTaskResult,
+  JSONRPCMessage,
+  Notification,
+  Request,
+  RequestId,
+  RequestMethod,
+  RequestOptions,
+  Server,
+  StandardSchemaV1,
+  Transport,
+} from "@modelcontextprotocol/server";
 import { armAbortSlot } from "../connection/abortSlots.js";
 import { beforeClose, interceptMessages } from "../connection/sdkPatches.js";
 import type { DownstreamExtra } from "./downstreamPeer.js";
@@ -28,14 +46,15 @@ interface PlainToolCall {
  * closures) cost the gateway about as much per call as all of its own work; a bare SDK proxy
  * pays it too, so the gateway's recording could not fit within the hop a proxy adds.
  *
- * The outcome is the SDK's (1.32), point by point: the request is one the SDK's schemas accept
+ * The outcome is the SDK's (2.4, legacy era), point by point: the request is one the SDK's schemas accept
  * (anything else goes to the SDK, which answers it as it always did); the handler gets a
- * signal that a client's `notifications/cancelled` or the transport's close aborts, and a
- * `sendNotification`/`sendRequest` tied to the request (`relatedRequestId`); the result is
+ * context whose signal a client's `notifications/cancelled` or the transport's close aborts,
+ * and whose `ctx.mcpReq.notify`/`send` (and the helpers on them) are tied to the request
+ * (`relatedRequestId`); the result is
  * checked against `CallToolResultSchema` and sent as parsed (a result that fails is the SDK's
  * InvalidParams error); a thrown error is answered with its `code` when it is an integer
  * (else InternalError) and its message and data; nothing is sent for a cancelled request.
- * A server's result is sent the moment it is read (the handler's `extra.answerNow`, which the
+ * A server's result is sent the moment it is read (the handler's `ctx.answerNow`, which the
  * call's chain passes down to the request), checked as above, before the call's own chain of
  * awaits and its recording run (bench 5a: that chain was 40 µs of the 217 µs the gateway's
  * own code took per call, measured in a slow spell of the machine); the handler's answer is
@@ -71,18 +90,40 @@ export function answerToolCalls(
       server.onerror?.(new Error(`Failed to send response: ${error}`));
     // Answered with the server's result as it arrived (`answerNow`): nothing is sent after it.
     let answered = false;
-    /* @mcp-codemod-error This object looks like a v1 handler-context mock (signal, requestId, sendNotification, sendRequest). v2 nests the context — reshape it (signal → mcpReq.signal; requestId → mcpReq.id; sendNotification → mcpReq.notify; sendRequest → mcpReq.send), e.g. { sendRequest: fn } → { mcpReq: { send: fn } }. Passed as-is to a migrated handler that reads ctx.mcpReq.*, the v1 shape throws "Cannot read properties of undefined". */
+    const send = ((r: Request, schemaOrOptions?: unknown, maybeOptions?: RequestOptions) => {
+      if (signal.aborted)
+        throw new SdkError(SdkErrorCode.ConnectionClosed, "Request was cancelled");
+      // Either overload of `ctx.mcpReq.send`: (request, options) for a spec method, or
+      // (request, schema, options); both go out tied to this request, as the SDK's do.
+      if (isStandardSchema(schemaOrOptions))
+        return server.request(r, schemaOrOptions, { ...maybeOptions, relatedRequestId: id });
+      return server.request(r as { method: RequestMethod }, {
+        ...(schemaOrOptions as RequestOptions | undefined),
+        relatedRequestId: id,
+      });
+    }) as DownstreamExtra["mcpReq"]["send"];
+    const notify = async (notification: Notification): Promise<void> => {
+      if (signal.aborted) return;
+      await server.notification(notification, { relatedRequestId: id });
+    };
     const extra: DownstreamExtra = {
-      signal,
-      requestId: id,
       ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
-      sendNotification: async (notification) => {
-        if (signal.aborted) return;
-        await server.notification(notification, { relatedRequestId: id });
-      },
-      sendRequest: async (r, schema, options) => {
-        if (signal.aborted) throw new SdkError(SdkErrorCode.ConnectionClosed, "Request was cancelled");
-        return server.request(r, schema, { ...options, relatedRequestId: id });
+      mcpReq: {
+        id,
+        method: "tools/call",
+        requestState: noRequestState,
+        signal,
+        send,
+        notify,
+        log: (level, data, logger) =>
+          notify({
+            method: "notifications/message",
+            params: { level, data, ...(logger === undefined ? {} : { logger }) },
+          }),
+        elicitInput: (params, options) =>
+          server.elicitInput(params, { ...options, relatedRequestId: id }),
+        requestSampling: (params, options) =>
+          server.createMessage(params, { ...options, relatedRequestId: id }),
       },
       answerNow: (result) => {
         if (answered || signal.aborted) return;
@@ -156,6 +197,17 @@ export function answerToolCalls(
     for (const controller of running.values()) controller.abort();
     running.clear();
   });
+}
+
+/** A plain `tools/call` carries no multi-round-trip state (a 2026-07-28 notion). */
+const noRequestState = <T>(): T | undefined => undefined;
+
+function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { "~standard"?: unknown })["~standard"] === "object"
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

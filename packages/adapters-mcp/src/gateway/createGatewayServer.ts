@@ -151,7 +151,8 @@ export function createGatewayServer(
     }
     return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
   };
-  // G4: a task-augmented call is answered with its task (TaskServer checks it as one).
+  // SDK 2 checks this handler's result against CallToolResult; a task-augmented call's
+  // CreateTaskResult (G4) is checked as one instead by TaskServer (gateway/tasks/taskServer.ts).
   server.setRequestHandler(
     "tools/call",
     (request, ctx) => callTool(request.params, ctx) as Promise<CallToolResult>,

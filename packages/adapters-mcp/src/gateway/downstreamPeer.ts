@@ -35,7 +35,6 @@ export function newPeer(server: Server): Peer {
 }
 
 /** Marks a request of `peer` as in flight at `extension`; returns the function that ends it. */
-/* @mcp-codemod-error Parameter annotation 'DownstreamExtra' mentions a context type in a shape the codemod cannot remap — review the body's property accesses (e.g. .signal is now .mcpReq.signal). */
 export function trackRequest(peer: Peer, extension: string, extra: DownstreamExtra): () => void {
   const entry: Inflight = { extension, extra, at: ++started };
   peer.inflight.push(entry);

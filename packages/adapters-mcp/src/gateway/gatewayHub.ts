@@ -130,7 +130,7 @@ export class GatewayHub implements HubServices {
     try {
       const result = await connection.forward(method, upParams, {
         timeoutMs,
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
       });
       await progress?.flush();

@@ -71,8 +71,7 @@ export async function hostMcpOverHttp(
   const SdkTransport =
     options.transport === "node"
       ? null
-      : (await import("@modelcontextprotocol/server"))
-          .StreamableHTTPServerTransport;
+      : (await import("@modelcontextprotocol/node")).NodeStreamableHTTPServerTransport;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const loopback = isLoopbackHost(host);

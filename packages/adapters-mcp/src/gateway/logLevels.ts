@@ -60,7 +60,7 @@ export class LogLevels {
       )
         continue;
       const call = latestRequest(peer, n.extension);
-      const sent = call ? call.sendNotification(message) : peer.server.notification(message);
+      const sent = call ? call.mcpReq.notify(message) : peer.server.notification(message);
       sent.catch((error: unknown) => this.#hub.report(error));
     }
   }

@@ -1,4 +1,3 @@
-import { EmptyResultSchema } from "@modelcontextprotocol/core";
 import type { Server, Progress } from "@modelcontextprotocol/server";
 import type { DownstreamExtra } from "./downstreamPeer.js";
 import { asError } from "./protocolError.js";
@@ -40,8 +39,8 @@ export function progressRelay(
       if (last === null && !posted) return;
       if (last !== null) await last;
       // A client that cannot answer a ping only loses the ordering, never the response.
-      await extra
-        .sendRequest({ method: "ping" }, EmptyResultSchema, { timeout: PING_TIMEOUT_MS })
+      await extra.mcpReq
+        .send({ method: "ping" }, { timeout: PING_TIMEOUT_MS })
         .catch(() => undefined);
     },
   };

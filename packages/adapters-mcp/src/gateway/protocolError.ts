@@ -1,11 +1,16 @@
-import { ProtocolError, ProtocolErrorCode, SdkErrorCode, SdkError } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, ProtocolError as SdkProtocolError } from "@modelcontextprotocol/server";
 import { AdapterError } from "../adapterError.js";
 import { Redactor } from "../redaction/redactor.js";
 
 /**
+ * JSON-RPC's "request timed out" code, which SDK 1.x sent for a call it gave up on; SDK 2 made
+ * its timeout a local `SdkError` with a string code, so the gateway keeps the number itself.
+ */
+export const REQUEST_TIMEOUT_CODE = -32001;
+
+/**
  * A JSON-RPC error to answer a client with: the SDK sends a thrown error's `code`, `message`
- * and `data` as they are (an McpError's message already carries an "MCP error <code>:" prefix,
- * which the client's SDK would add a second time).
+ * and `data` as they are.
  */
 export class ProtocolError extends Error {
   readonly code: number;
@@ -25,30 +30,27 @@ export class ProtocolError extends Error {
  */
 export function toProtocolError(error: unknown, redactor: Redactor = Redactor.none): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  if (error instanceof ProtocolError)
+  // SDK 2's errors brand-match across its client and server copies; their message is the
+  // server's own text (SDK 1 prefixed "MCP error <code>: ", which had to be taken off).
+  if (error instanceof SdkProtocolError)
     return new ProtocolError(
       error.code,
-      redactor.redact(stripPrefix(error.message)),
+      redactor.redact(error.message),
       redactor.redactValue(error.data),
     );
   if (error instanceof AdapterError) {
     const cause = error.cause;
-    if (error.code === "PROTOCOL_ERROR" && cause instanceof ProtocolError)
+    if (error.code === "PROTOCOL_ERROR" && cause instanceof SdkProtocolError)
       return new ProtocolError(
         cause.code,
-        redactor.redact(stripPrefix(cause.message)),
+        redactor.redact(cause.message),
         redactor.redactValue(cause.data),
       );
     if (error.code === "CANCELLED")
-      return new SdkError(SdkErrorCode.RequestTimeout, error.message);
+      return new ProtocolError(REQUEST_TIMEOUT_CODE, error.message);
     return new ProtocolError(ProtocolErrorCode.InternalError, `${error.code}: ${error.message}`);
   }
   return new ProtocolError(ProtocolErrorCode.InternalError, asError(error).message);
-}
-
-/** McpError prefixes "MCP error <code>: "; the client adds it again. */
-function stripPrefix(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, "");
 }
 
 export function asError(error: unknown): Error {

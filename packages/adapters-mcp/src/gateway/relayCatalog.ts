@@ -47,7 +47,6 @@ export function relayCatalog(
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const resolved = resolvePrompt(state(), request.params.name);
     if (!resolved.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.message);
-    /* @mcp-codemod-error The context object is forwarded to hub.forward(…) — its property shape changed in v2 (e.g. extra.signal is now ctx.mcpReq.signal, extra.sendRequest is ctx.mcpReq.send). Update the helper's parameter type and property accesses. */
     return (await hub.forward(
       peer,
       resolved.owner,
@@ -80,7 +79,6 @@ export function relayCatalog(
   });
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const owner = ownerOf(hub, state(), request.params.uri);
-    /* @mcp-codemod-error The context object is forwarded to hub.forward(…) — its property shape changed in v2 (e.g. extra.signal is now ctx.mcpReq.signal, extra.sendRequest is ctx.mcpReq.send). Update the helper's parameter type and property accesses. */
     return (await hub.forward(peer, owner, "resources/read", request.params, ctx)) as never;
   });
   server.setRequestHandler('resources/subscribe', async (request, ctx) =>
@@ -105,7 +103,6 @@ export function relayCatalog(
       const resolved = resolvePrompt(state(), ref.name);
       if (!resolved.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.message);
       const params = { ...request.params, ref: { ...ref, name: resolved.rawName } };
-      /* @mcp-codemod-error The context object is forwarded to hub.forward(…) — its property shape changed in v2 (e.g. extra.signal is now ctx.mcpReq.signal, extra.sendRequest is ctx.mcpReq.send). Update the helper's parameter type and property accesses. */
       return (await hub.forward(
         peer,
         resolved.owner,

@@ -38,7 +38,7 @@ export function relayServerRequests(hub: HubServices): void {
     const options = { signal, timeout: RELAY_TIMEOUT_MS };
     try {
       return target.extra
-        ? await target.extra.sendRequest(message, LooseResult, options)
+        ? await target.extra.mcpReq.send(message, LooseResult, options)
         : await target.peer.server.request(message, LooseResult, options);
     } catch (error) {
       throw toProtocolError(error);

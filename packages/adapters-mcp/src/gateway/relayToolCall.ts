@@ -24,7 +24,7 @@ export async function relayToolCall(
   const relay = _meta ? relayedMeta(extra, _meta, (e) => hub.report(e), peer.server) : null;
   try {
     const outcome = await conversation.callTool(name, args ?? {}, {
-      signal: extra.signal,
+      signal: extra.mcpReq.signal,
       // C4: the answer goes out first; the finish is queued before it, appended right after.
       recordFinishAfterAnswer: true,
       ...relay?.options,

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { type AdapterError, asAdapterError } from "../adapterError.js";
 import { ExtensionConnection } from "../connection/extensionConnection.js";
 import type { ExtensionConfig } from "../extensionConfig.js";

@@ -1,4 +1,4 @@
-import type { FetchLike } from "@modelcontextprotocol/server";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { type RevokeOutcome, revokeGrant } from "./revokeGrant.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";

@@ -1,4 +1,4 @@
-import { OAuthError } from "@modelcontextprotocol/server-legacy/auth";
+import { OAuthError } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { AuthorizationFailedError } from "./authorizationRequiredError.js";
 
@@ -14,7 +14,7 @@ export function failureOf(error: unknown, redactor: Redactor): { code: string; m
   if (error instanceof AuthorizationFailedError)
     return { code: error.oauthError, message: redactor.head(error.message, QUOTED_CHARS) };
   if (error instanceof OAuthError) {
-    const code = error.errorCode || "server_error";
+    const code = error.code || "server_error";
     const said = error.message ? `: ${redactor.head(error.message, QUOTED_CHARS)}` : "";
     return { code, message: `the authorization server answered ${code}${said}` };
   }

@@ -1,4 +1,4 @@
-import type { FetchLike } from "@modelcontextprotocol/server";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import type { Command } from "@toolledger/core";
 import type { ExtensionConfig } from "../extensionConfig.js";
 import type { AuthorizationPrompt, OAuthActivity } from "./authorizationTypes.js";

@@ -1,6 +1,10 @@
-import type { FetchLike } from "@modelcontextprotocol/server";
-import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "@modelcontextprotocol/server-legacy/auth";
-import { refreshAuthorization, selectResourceURL } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
+import {
+  OAuthError,
+  OAuthErrorCode,
+  refreshAuthorization,
+  selectResourceURL,
+} from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { failureOf } from "./oauthFailure.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";
@@ -65,7 +69,7 @@ export async function refreshGrant(
       },
     };
   } catch (error) {
-    if (error instanceof InvalidGrantError) {
+    if (error instanceof OAuthError && error.code === OAuthErrorCode.InvalidGrant) {
       provider.invalidateCredentials("tokens");
       return {
         ok: false,
@@ -75,13 +79,15 @@ export async function refreshGrant(
         retryLater: false,
       };
     }
-    if (error instanceof InvalidClientError || error instanceof UnauthorizedClientError) {
+    if (error instanceof OAuthError &&
+      (error.code === OAuthErrorCode.InvalidClient ||
+        error.code === OAuthErrorCode.UnauthorizedClient)) {
       if (grant.client?.kind === "dynamic") provider.invalidateCredentials("client");
       provider.invalidateCredentials("tokens");
       return {
         ok: false,
-        error: error.errorCode,
-        message: `the authorization server no longer accepts toolledger's client (${error.errorCode}); ${grant.client?.kind === "dynamic" ? "it registers again at the next authorization" : "check oauth.clientId and oauth.clientSecret"}`,
+        error: error.code,
+        message: `the authorization server no longer accepts toolledger's client (${error.code}); ${grant.client?.kind === "dynamic" ? "it registers again at the next authorization" : "check oauth.clientId and oauth.clientSecret"}`,
         retryLater: false,
       };
     }

@@ -49,7 +49,7 @@ if (hasFlag("malformed"))
 
 const slow = async (ms: number, extra: Extra) => {
   try {
-    await sleep(ms, extra.signal);
+    await sleep(ms, extra.mcpReq.signal);
     return text(`slept ${ms}`);
   } catch (error) {
     cancelled++;

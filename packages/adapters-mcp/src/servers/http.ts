@@ -29,7 +29,7 @@ const host = await hostMcpOverHttp(
         // Reports whether the header arrived, never its value.
         if (name === "check_header")
           return text(
-            extra.requestInfo?.headers["x-api-key"] ? "x-api-key present" : "x-api-key missing",
+            extra.http?.req?.headers.get("x-api-key") ? "x-api-key present" : "x-api-key missing",
           );
         if (added.has(name)) return text(`${name} ran`);
         return unknownTool(name);

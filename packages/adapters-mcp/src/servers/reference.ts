@@ -260,14 +260,14 @@ async function callTool(
   extra: Extra,
 ): Promise<CallToolResult> {
   const log = (data: string) =>
-    extra.sendNotification({
+    extra.mcpReq.notify({
       method: "notifications/message",
       params: { level: "info", logger: "reference", data },
     });
   const progress = (value: number, total: number) =>
     progressToken === undefined
       ? Promise.resolve()
-      : extra.sendNotification({
+      : extra.mcpReq.notify({
           method: "notifications/progress",
           params: { progressToken, progress: value, total },
         });
@@ -325,7 +325,7 @@ async function callTool(
     case "test_sampling": {
       if (!server.getClientCapabilities()?.sampling)
         return text("the client does not support sampling", true);
-      const result = await extra.sendRequest(
+      const result = await extra.mcpReq.send(
         {
           method: "sampling/createMessage",
           params: {
@@ -432,7 +432,7 @@ async function callTool(
       const count = Number(args.count ?? 0);
       for (let i = 1; i <= count; i++) await progress(i, count);
       // The client answers the ping after the reports it read before it (bench 9b/9d).
-      if (args.settle === true) await extra.sendRequest({ method: "ping" }, EmptyResultSchema);
+      if (args.settle === true) await extra.mcpReq.send({ method: "ping" }, EmptyResultSchema);
       return text(`sent ${count} progress notifications`);
     }
     case "big_result":
@@ -452,7 +452,7 @@ async function elicit(
 ): Promise<CallToolResult> {
   if (!server.getClientCapabilities()?.elicitation)
     return text("the client does not support elicitation", true);
-  const result = await extra.sendRequest(
+  const result = await extra.mcpReq.send(
     {
       method: "elicitation/create",
       params: {
