@@ -1,5 +1,5 @@
-import { Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import { Server } from "@modelcontextprotocol/server";
 import { modelView } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { AdapterError } from "../adapterError.js";
@@ -58,7 +58,7 @@ export function createGatewayServer(
   const peer = hub.attach(server);
   let protocolVersion: string | null = null;
   const sdkInitialize = sdkInitializeHandler(server);
-  server.setRequestHandler('initialize', async (request) => {
+  server.setRequestHandler("initialize", async (request) => {
     const result = await sdkInitialize(request);
     protocolVersion = result.protocolVersion;
     // Instructions are fixed at the handshake: the servers ready now (serve starts them in
@@ -130,7 +130,7 @@ export function createGatewayServer(
     );
   };
   const pageBytes = options.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
-  server.setRequestHandler('tools/list', async (request) => {
+  server.setRequestHandler("tools/list", async (request) => {
     // Issue 20: servers still starting are waited for, up to their startup grace.
     await host.untilListed();
     const tools = gatewayTools((await conversation()).state);
@@ -153,8 +153,9 @@ export function createGatewayServer(
   };
   // SDK 2 checks this handler's result against CallToolResult: a task-augmented call's
   // CreateTaskResult (G4) must not reach it through here (see gateway/tasks).
-  server.setRequestHandler("tools/call", (request, ctx) =>
-    callTool(request.params, ctx) as Promise<CallToolResult>,
+  server.setRequestHandler(
+    "tools/call",
+    (request, ctx) => callTool(request.params, ctx) as Promise<CallToolResult>,
   );
   relayTaskRequests(server, async () => {
     await (opened ?? conversation());

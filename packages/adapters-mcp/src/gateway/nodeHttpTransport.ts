@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
-import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
-import type { Transport, TransportSendOptions, JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/server";
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  RequestId,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/server";
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import { isPlainRequest } from "./isPlainRequest.js";
 import { serializeMessage as serialize } from "./knownJson.js";
 
