@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { Client } from "@modelcontextprotocol/client";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serverScriptPath } from "@toolledger/adapters-mcp";
 import { type BenchResult, errorLine, measured, notRun } from "./benchResult.js";
 import { interleave, timeMsAsync } from "./interleave.js";

@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Server } from "@modelcontextprotocol/server";
 // A bare MCP stdio proxy built from the SDK alone (no registry, no log): one upstream,
 // tools/list and tools/call forwarded as they are. It prices the extra stdio hop any
 // out-of-process gateway pays, so the gateway's own cost can be told apart from it.
@@ -8,9 +11,6 @@
 // (L1), on this machine's disk (bench 5a's baseline).
 // Usage: node sdkProxy.js [--write-ahead <file>] <upstream script> [upstream args…]
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { Server } from "@modelcontextprotocol/server";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { Client } from "@modelcontextprotocol/client";
 import Database from "better-sqlite3";
 
 let args = process.argv.slice(2);
@@ -38,8 +38,8 @@ await upstream.connect(
   }),
 );
 const server = new Server({ name: "sdk-proxy", version: "1.0.0" }, { capabilities: { tools: {} } });
-server.setRequestHandler('tools/list', (request) => upstream.listTools(request.params));
-server.setRequestHandler('tools/call', async (request) => {
+server.setRequestHandler("tools/list", (request) => upstream.listTools(request.params));
+server.setRequestHandler("tools/call", async (request) => {
   record?.(request.params.name, request.params.arguments);
   return upstream.callTool(request.params);
 });

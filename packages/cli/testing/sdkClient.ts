@@ -1,5 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Tool } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 /** A downstream client of `toolledger serve --http`: the MCP SDK's own Client, nothing of ours. */
 export interface SdkClient {
@@ -15,7 +15,7 @@ export interface SdkClient {
 export async function connectSdkClient(url: string, name = "pins-e2e"): Promise<SdkClient> {
   const client = new Client({ name, version: "1.0.0" });
   let changes = 0;
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
+  client.setNotificationHandler("notifications/tools/list_changed", () => {
     changes++;
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CLI, cleanEnv, SERVERS } from "./spawnCli.js";
 
 /** A shipped test server (packages/adapters-mcp/dist/servers), as a config entry. */
@@ -83,7 +83,7 @@ async function connected(
   const client = new Client({ name: "sdk-client", version: "1.0.0" });
   let changes = 0;
   const waiters = new Set<() => void>();
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
+  client.setNotificationHandler("notifications/tools/list_changed", () => {
     changes++;
     for (const w of waiters) w();
   });

@@ -1,6 +1,6 @@
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { ServerCapabilities, Transport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/client";
-import type { Transport, ServerCapabilities } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { z } from "zod";
 import { AdapterError } from "../adapterError.js";
 import type { ExtensionConfig } from "../extensionConfig.js";

@@ -1,6 +1,6 @@
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { FetchLike, Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ExtensionConfig } from "../extensionConfig.js";
 
 export interface TransportOptions {

@@ -1,4 +1,4 @@
-import { ProtocolError, SdkErrorCode, SdkError, SdkHttpError } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { AdapterError } from "../adapterError.js";
 import type { Redactor } from "../redaction/redactor.js";
 import { mib } from "./lineBuffer.js";

@@ -19,7 +19,7 @@ export function routeIncoming(
   client.onerror = (error) => connection.transportError(error);
   if (options.onListChanged) {
     const onListChanged = options.onListChanged;
-    client.setNotificationHandler('notifications/tools/list_changed', () => onListChanged());
+    client.setNotificationHandler("notifications/tools/list_changed", () => onListChanged());
   }
   // Progress goes through the fallback handler, unparsed: a burst of 1,000 reports spent
   // most of its relay time in the SDK's schema parse of each one (see ProgressRouter).

@@ -1,4 +1,4 @@
-import { SdkErrorCode, SdkError } from "@modelcontextprotocol/client";
+import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AdapterError } from "../adapterError.js";
 import { describeConfig, type ExtensionConfig } from "../extensionConfig.js";
 import type { Redactor } from "../redaction/redactor.js";

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
-import { Server, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerToolCalls, type ToolCallHandler } from "./answerToolCalls.js";
 import { StdioLineServerTransport } from "./stdioServerTransport.js";

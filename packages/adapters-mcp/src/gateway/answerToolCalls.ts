@@ -1,10 +1,4 @@
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
-} from "@modelcontextprotocol/server";
 import type {
   CallToolRequest,
   CallToolResult,
@@ -18,6 +12,12 @@ import type {
   Server,
   StandardSchemaV1,
   Transport,
+} from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
 } from "@modelcontextprotocol/server";
 import { armAbortSlot } from "../connection/abortSlots.js";
 import { beforeClose, interceptMessages } from "../connection/sdkPatches.js";

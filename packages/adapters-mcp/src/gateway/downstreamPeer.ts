@@ -1,4 +1,4 @@
-import type { Server, LoggingLevel, ServerContext } from "@modelcontextprotocol/server";
+import type { LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
 
 /** What a downstream request handler gets from the SDK (its id, signal, and the way back to its client). */
 export type DownstreamExtra = ServerContext & {

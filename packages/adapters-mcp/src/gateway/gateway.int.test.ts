@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CallToolResult, Transport } from "@modelcontextprotocol/client";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { Transport, CallToolResult } from "@modelcontextprotocol/client";
 import { loadConversationState, type ToolledgerEvent } from "@toolledger/core";
 import { initializeBody, MCP_POST_HEADERS, postInitialize } from "@toolledger/core/testing";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
@@ -36,7 +36,7 @@ interface Downstream {
 async function connectClient(transport: Transport): Promise<Downstream> {
   let changes = 0;
   const client = new Client({ name: "downstream-test", version: "1.0.0" });
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
+  client.setNotificationHandler("notifications/tools/list_changed", () => {
     changes++;
   });
   await client.connect(transport);

@@ -1,4 +1,5 @@
 import type { Server } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Subscription } from "rxjs";
 import type { UpstreamNotification } from "../host/callUpstream.js";
 import type { ToolledgerHost } from "../host/toolledgerHost.js";
@@ -16,7 +17,6 @@ import { asError, ProtocolError, toProtocolError } from "./protocolError.js";
 import { relayServerRequests } from "./relayServerRequests.js";
 import { ResourceSubscriptions } from "./resourceSubscriptions.js";
 import { UpstreamTasks } from "./tasks/upstreamTasks.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 export interface GatewayHubOptions {
   /** Where failures no downstream request can carry go. Default: stderr. */

@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
-import { isInitializeRequest, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
-import type { Transport, TransportSendOptions, JSONRPCMessage, JSONRPCRequest, RequestId } from "@modelcontextprotocol/server";
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  RequestId,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/server";
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import { isPlainRequest } from "./isPlainRequest.js";
 import { serializeMessage as serialize } from "./knownJson.js";
 
@@ -140,7 +150,7 @@ export class NodeHttpTransport implements Transport {
     // One plain request (every call and list) skips the three zod parses below (decisions: Performance).
     if (isPlainRequest(body)) {
       if (!this.#checkSession(req, res) || !checkProtocolVersion(req, res)) return;
-      return this.#open(req, res, [body], [body]);
+      return this.#open(res, [body], [body]);
     }
     const raw = Array.isArray(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
@@ -164,21 +174,21 @@ export class NodeHttpTransport implements Transport {
     } else if (!this.#checkSession(req, res) || !checkProtocolVersion(req, res)) {
       return;
     }
-    this.#open(req, res, messages, messages.filter(isJSONRPCRequest));
+    this.#open(res, messages, messages.filter(isJSONRPCRequest));
   }
 
   /** Hands a POST's checked messages to the server, answering on `res` (202 when none is a request). */
   #open(
-    req: IncomingMessage,
     res: ServerResponse,
     messages: JSONRPCMessage[],
     requests: JSONRPCRequest[],
   ): void {
-    /* @mcp-codemod-error This object looks like a v1 handler-context mock (requestInfo). v2 nests the context — reshape it (requestInfo → http.req), e.g. { sendRequest: fn } → { mcpReq: { send: fn } }. Passed as-is to a migrated handler that reads ctx.mcpReq.*, the v1 shape throws "Cannot read properties of undefined". */
-    const extra = { requestInfo: { headers: req.headers } };
+    // No `MessageExtraInfo.request`: SDK 2 wants a web-standard Request there, the very
+    // conversion this transport exists to avoid, and no gateway handler reads the headers
+    // (`ctx.http?.req` is undefined on this transport, as on stdio).
     if (requests.length === 0) {
       res.writeHead(202).end();
-      for (const m of messages) this.onmessage?.(m, extra as never);
+      for (const m of messages) this.onmessage?.(m);
       return;
     }
     const stream: PostStream = {
@@ -192,7 +202,7 @@ export class NodeHttpTransport implements Transport {
       for (const id of stream.pending)
         if (this.#streams.get(id) === stream) this.#streams.delete(id);
     });
-    for (const m of messages) this.onmessage?.(m, extra as never);
+    for (const m of messages) this.onmessage?.(m);
   }
 
   async #get(req: IncomingMessage, res: ServerResponse): Promise<void> {

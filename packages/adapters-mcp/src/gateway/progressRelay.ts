@@ -1,4 +1,4 @@
-import type { Server, Progress } from "@modelcontextprotocol/server";
+import type { Progress, Server } from "@modelcontextprotocol/server";
 import type { DownstreamExtra } from "./downstreamPeer.js";
 import { asError } from "./protocolError.js";
 import { sendProgress } from "./sendProgress.js";

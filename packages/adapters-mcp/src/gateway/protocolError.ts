@@ -46,8 +46,7 @@ export function toProtocolError(error: unknown, redactor: Redactor = Redactor.no
         redactor.redact(cause.message),
         redactor.redactValue(cause.data),
       );
-    if (error.code === "CANCELLED")
-      return new ProtocolError(REQUEST_TIMEOUT_CODE, error.message);
+    if (error.code === "CANCELLED") return new ProtocolError(REQUEST_TIMEOUT_CODE, error.message);
     return new ProtocolError(ProtocolErrorCode.InternalError, `${error.code}: ${error.message}`);
   }
   return new ProtocolError(ProtocolErrorCode.InternalError, asError(error).message);

@@ -1,3 +1,4 @@
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import {
   catalog,
   getExtension,
@@ -13,7 +14,6 @@ import type { Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";
 import { ProtocolError } from "./protocolError.js";
 import { DEFAULT_LIST_PAGE_BYTES, type ServedPage, servedPage } from "./servedPages.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** MCP's "resource not found" (specification: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -33,7 +33,7 @@ export function relayCatalog(
   const state = () => hub.host.state;
   // Issue 34.3: a first list waits for the servers still starting, as a first tools/list
   // does; V3: in pages a client can read.
-  server.setRequestHandler('prompts/list', async (request) => {
+  server.setRequestHandler("prompts/list", async (request) => {
     await hub.host.untilListed();
     const page = servedPage(
       "prompts",
@@ -44,7 +44,7 @@ export function relayCatalog(
     );
     return { prompts: page.items as never[], ...next(page) };
   });
-  server.setRequestHandler('prompts/get', async (request, ctx) => {
+  server.setRequestHandler("prompts/get", async (request, ctx) => {
     const resolved = resolvePrompt(state(), request.params.name);
     if (!resolved.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.message);
     return (await hub.forward(
@@ -55,7 +55,7 @@ export function relayCatalog(
       ctx,
     )) as never;
   });
-  server.setRequestHandler('resources/list', async (request) => {
+  server.setRequestHandler("resources/list", async (request) => {
     await hub.host.untilListed();
     const page = servedPage(
       "resources",
@@ -66,7 +66,7 @@ export function relayCatalog(
     );
     return { resources: page.items as never[], ...next(page) };
   });
-  server.setRequestHandler('resources/templates/list', async (request) => {
+  server.setRequestHandler("resources/templates/list", async (request) => {
     await hub.host.untilListed();
     const page = servedPage(
       "resourceTemplates",
@@ -77,11 +77,11 @@ export function relayCatalog(
     );
     return { resourceTemplates: page.items as never[], ...next(page) };
   });
-  server.setRequestHandler('resources/read', async (request, ctx) => {
+  server.setRequestHandler("resources/read", async (request, ctx) => {
     const owner = ownerOf(hub, state(), request.params.uri);
     return (await hub.forward(peer, owner, "resources/read", request.params, ctx)) as never;
   });
-  server.setRequestHandler('resources/subscribe', async (request, ctx) =>
+  server.setRequestHandler("resources/subscribe", async (request, ctx) =>
     hub.subscriptions.subscribe(
       peer,
       ownerOf(hub, state(), request.params.uri),
@@ -89,7 +89,7 @@ export function relayCatalog(
       ctx,
     ),
   );
-  server.setRequestHandler('resources/unsubscribe', async (request, ctx) =>
+  server.setRequestHandler("resources/unsubscribe", async (request, ctx) =>
     hub.subscriptions.unsubscribe(
       peer,
       ownerOf(hub, state(), request.params.uri),
@@ -97,19 +97,13 @@ export function relayCatalog(
       ctx,
     ),
   );
-  server.setRequestHandler('completion/complete', async (request, ctx) => {
+  server.setRequestHandler("completion/complete", async (request, ctx) => {
     const { ref } = request.params;
     if (ref.type === "ref/prompt") {
       const resolved = resolvePrompt(state(), ref.name);
       if (!resolved.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, resolved.message);
       const params = { ...request.params, ref: { ...ref, name: resolved.rawName } };
-      return (await hub.forward(
-        peer,
-        resolved.owner,
-        "completion/complete",
-        params,
-        ctx,
-      )) as never;
+      return (await hub.forward(peer, resolved.owner, "completion/complete", params, ctx)) as never;
     }
     const template = catalog(state()).resourceTemplates.find(
       (t) => t.template.uriTemplate === ref.uri,

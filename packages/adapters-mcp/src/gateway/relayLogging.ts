@@ -7,7 +7,7 @@ import type { GatewayHub } from "./gatewayHub.js";
  * admits them (the hub relays them).
  */
 export function relayLogging(hub: GatewayHub, peer: Peer): void {
-  peer.server.setRequestHandler('logging/setLevel', async (request, extra) => {
+  peer.server.setRequestHandler("logging/setLevel", async (request, extra) => {
     peer.logLevel = request.params.level;
     await hub.logLevels.apply(extra, peer);
     return {};

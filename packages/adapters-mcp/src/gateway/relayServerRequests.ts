@@ -1,8 +1,8 @@
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { HubServices } from "./hubServices.js";
 import { ProtocolError, toProtocolError } from "./protocolError.js";
 import { routeTaskRequest } from "./tasks/routeTaskRequest.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** The client capability each relayed server request needs (G1). */
 const NEEDS: Record<string, "sampling" | "elicitation"> = {

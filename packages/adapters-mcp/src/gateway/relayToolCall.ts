@@ -1,4 +1,5 @@
 import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { AdapterError } from "../adapterError.js";
 import type { CallToolOutcome } from "../conversation/callToolTypes.js";
 import type { Conversation } from "../conversation/conversation.js";
@@ -6,7 +7,6 @@ import type { DownstreamExtra, Peer } from "./downstreamPeer.js";
 import type { GatewayHub } from "./gatewayHub.js";
 import { relayedMeta } from "./progressRelay.js";
 import { ProtocolError, toProtocolError } from "./protocolError.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * A client's `tools/call` through its conversation (R13, D9, enable_tools, C4): progress and

@@ -1,8 +1,14 @@
 // G1/G2 through a prefixed upstream (the shipped reference server as `ref`, and a second copy
 // as `zed` for URI conflicts): prompts named like tools (R3), completions routed to the owner,
 // resources keeping their URIs, list changes recorded as registry events, MCP errors.
-import { Client, StreamableHTTPClientTransport, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
+
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { catalog, replay } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -46,17 +52,17 @@ describe("G1 through a prefixed upstream", () => {
       { name: "relay-test", version: "1.0.0" },
       { capabilities: { sampling: {} } },
     );
-    client.setRequestHandler('sampling/createMessage', () => {
+    client.setRequestHandler("sampling/createMessage", () => {
       seen.sampling++;
       return { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" };
     });
-    client.setNotificationHandler('notifications/message', (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       seen.logs.push(String(n.params.data));
     });
-    client.setNotificationHandler('notifications/resources/updated', (n) => {
+    client.setNotificationHandler("notifications/resources/updated", (n) => {
       seen.updates.push(n.params.uri);
     });
-    client.setNotificationHandler('notifications/prompts/list_changed', () => {
+    client.setNotificationHandler("notifications/prompts/list_changed", () => {
       seen.promptChanges++;
     });
     await client.connect(new StreamableHTTPClientTransport(gateway.url));
@@ -202,7 +208,7 @@ describe("G1 sampling goes to the client whose call caused it", () => {
         { name: `client-${who}`, version: "1.0.0" },
         { capabilities: { sampling: {} } },
       );
-      c.setRequestHandler('sampling/createMessage', () => {
+      c.setRequestHandler("sampling/createMessage", () => {
         asked[who]++;
         return { role: "assistant", content: { type: "text", text: `from ${who}` }, model: "m" };
       });

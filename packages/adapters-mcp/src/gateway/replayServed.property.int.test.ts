@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, StreamableHTTPClientTransport, ProtocolError } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { foldConversation, readConversationLog, type State } from "@toolledger/core";
 import { openSqliteEventStore } from "@toolledger/store-sqlite";
 import fc from "fast-check";
@@ -96,7 +96,11 @@ describe("C1: replay reproduces what the gateway served", () => {
               await client.callTool({ name: o.name, arguments: {} }).catch((error: unknown) => {
                 // G2: a name that is no tool is the protocol error -32602, not a tool result.
                 if (
-                  !(error instanceof ProtocolError && error.code === -32602 && o.name === "notes__nope")
+                  !(
+                    error instanceof ProtocolError &&
+                    error.code === -32602 &&
+                    o.name === "notes__nope"
+                  )
                 )
                   throw error;
               });

@@ -1,4 +1,4 @@
-import type { Server, Progress, ServerContext } from "@modelcontextprotocol/server";
+import type { Progress, Server, ServerContext } from "@modelcontextprotocol/server";
 import { StdioLineServerTransport } from "./stdioServerTransport.js";
 
 /** The SDK's `_meta` key of a request that belongs to a task (its notifications are queued). */

@@ -1,7 +1,7 @@
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "./protocolError.js";
 import { DEFAULT_LIST_PAGE_BYTES, type ServedList, servedPage } from "./servedPages.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 // V3 (issue 34.1): every served list comes in pages a client can read.
 

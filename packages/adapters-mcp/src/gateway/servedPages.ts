@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { knownJson } from "./knownJson.js";
 import { ProtocolError } from "./protocolError.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * V3: the most JSON (UTF-8 bytes) one page of a served list holds. The MCP SDK's stdio

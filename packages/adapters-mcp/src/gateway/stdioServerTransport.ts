@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Transport, JSONRPCMessage } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { LineBuffer, mib, OversizeMessageError } from "../connection/lineBuffer.js";
 import { knownListLine, serializeMessage } from "./knownJson.js";
 

@@ -2,9 +2,10 @@
 // directly, for a real SDK client: progress, sampling and elicitation round trips, log
 // messages, resource read and subscribe updates, prompt get and completion. Over stdio (the
 // gateway as a program, `toolledger serve`, the server over stdio) and over streamable HTTP (both hops HTTP).
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+import type { CallToolResult, Transport } from "@modelcontextprotocol/client";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { Transport, CallToolResult } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   openStandaloneConversation,
@@ -38,18 +39,18 @@ async function connect(transport: Transport) {
     { capabilities: { sampling: {}, elicitation: {} } },
   );
   const seen = { sampling: 0, elicitation: 0, logs: [] as string[], updates: [] as string[] };
-  client.setRequestHandler('sampling/createMessage', () => {
+  client.setRequestHandler("sampling/createMessage", () => {
     seen.sampling++;
     return { role: "assistant", content: { type: "text", text: SAMPLED }, model: "test-model" };
   });
-  client.setRequestHandler('elicitation/create', () => {
+  client.setRequestHandler("elicitation/create", () => {
     seen.elicitation++;
     return { action: "accept", content: { name: "Ada Lovelace" } };
   });
-  client.setNotificationHandler('notifications/message', (n) => {
+  client.setNotificationHandler("notifications/message", (n) => {
     seen.logs.push(String(n.params.data));
   });
-  client.setNotificationHandler('notifications/resources/updated', (n) => {
+  client.setNotificationHandler("notifications/resources/updated", (n) => {
     seen.updates.push(n.params.uri);
   });
   await client.connect(transport);

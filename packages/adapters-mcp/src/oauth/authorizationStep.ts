@@ -1,5 +1,5 @@
-import { auth } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { auth } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import type { AuthorizationPrompt, Challenge } from "./authorizationTypes.js";
 import { CallbackListener, type CallbackResult } from "./callbackListener.js";

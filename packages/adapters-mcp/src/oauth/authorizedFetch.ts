@@ -1,5 +1,5 @@
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
 import type { Challenge } from "./authorizationTypes.js";
 
 /** What the transport's fetch asks of a server's authorizer. */

@@ -1,5 +1,5 @@
-import { discoverOAuthProtectedResourceMetadata } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { discoverOAuthProtectedResourceMetadata } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import type { StepOutcome } from "./authorizationStep.js";
 import type { Challenge } from "./authorizationTypes.js";

@@ -1,5 +1,5 @@
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { AuthorizationFailedError } from "./authorizationRequiredError.js";
 import type { Challenge } from "./authorizationTypes.js";

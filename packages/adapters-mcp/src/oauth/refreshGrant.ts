@@ -79,9 +79,11 @@ export async function refreshGrant(
         retryLater: false,
       };
     }
-    if (error instanceof OAuthError &&
+    if (
+      error instanceof OAuthError &&
       (error.code === OAuthErrorCode.InvalidClient ||
-        error.code === OAuthErrorCode.UnauthorizedClient)) {
+        error.code === OAuthErrorCode.UnauthorizedClient)
+    ) {
       if (grant.client?.kind === "dynamic") provider.invalidateCredentials("client");
       provider.invalidateCredentials("tokens");
       return {

@@ -1,5 +1,8 @@
-import { discoverAuthorizationServerMetadata, selectClientAuthMethod } from "@modelcontextprotocol/client";
 import type { AuthorizationServerMetadata, FetchLike } from "@modelcontextprotocol/client";
+import {
+  discoverAuthorizationServerMetadata,
+  selectClientAuthMethod,
+} from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { failureOf } from "./oauthFailure.js";
 import type { StoreOAuthProvider } from "./storeProvider.js";

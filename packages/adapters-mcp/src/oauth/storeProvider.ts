@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState, AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
+import type {
+  AddClientAuthentication,
+  AuthorizationServerMetadata,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from "@modelcontextprotocol/client";
 import type { OAuthSettings } from "./oauthSettings.js";
 import { JWT_BEARER_ASSERTION, signClientAssertion } from "./privateKeyJwt.js";
 import {

@@ -1,5 +1,5 @@
-import { auth, discoverOAuthServerInfo } from "@modelcontextprotocol/client";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { auth, discoverOAuthServerInfo } from "@modelcontextprotocol/client";
 import type { Redactor } from "../redaction/redactor.js";
 import { AuthorizationFailedError } from "./authorizationRequiredError.js";
 import type { Challenge, OAuthActivity } from "./authorizationTypes.js";

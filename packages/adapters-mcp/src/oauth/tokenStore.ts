@@ -13,7 +13,11 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { OAuthDiscoveryState, OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
+import type {
+  OAuthClientInformationMixed,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from "@modelcontextprotocol/client";
 import { type FileLockOptions, withFileLock } from "./fileLock.js";
 
 /** How a grant's client identifies itself (recorded in events, shown by `auth status`). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { Server } from "@modelcontextprotocol/server";
 // Test server for large messages: `measure` answers how many characters its `value` has
 // (a 12 MB tools/call), `blob` answers `mb` MiB of text (a large reply); `--list-mb N` puts
 // an N MiB description in tools/list. It reads messages of up to 256 MiB itself.
@@ -7,7 +8,6 @@
 // resources `file:///r/000…` and N templates `file:///t/000/{id}…`; `--huge-kb K` adds one
 // prompt, one resource and one template of K KiB each. `--delay-ms N` waits before serving.
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { Server } from "@modelcontextprotocol/server";
 import { flag, objectSchema, sleep, text, unknownTool } from "./internal/serve.js";
 
 const KIB = 1024;
@@ -86,8 +86,8 @@ const server = new Server(
     },
   },
 );
-server.setRequestHandler('tools/list', () => ({ tools }) as never);
-server.setRequestHandler('tools/call', (req) => {
+server.setRequestHandler("tools/list", () => ({ tools }) as never);
+server.setRequestHandler("tools/call", (req) => {
   const { name } = req.params;
   const args = req.params.arguments ?? {};
   if (name === "measure") return text(`received ${String(args.value ?? "").length} characters`);
@@ -96,15 +96,15 @@ server.setRequestHandler('tools/call', (req) => {
   return unknownTool(name);
 });
 if (catalog) {
-  server.setRequestHandler('prompts/list', () => ({ prompts }));
-  server.setRequestHandler('prompts/get', (req) => ({
+  server.setRequestHandler("prompts/list", () => ({ prompts }));
+  server.setRequestHandler("prompts/get", (req) => ({
     messages: [{ role: "user", content: { type: "text", text: `prompt ${req.params.name}` } }],
   }));
-  server.setRequestHandler('resources/list', () => ({ resources }));
-  server.setRequestHandler('resources/templates/list', () => ({
+  server.setRequestHandler("resources/list", () => ({ resources }));
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: templates,
   }));
-  server.setRequestHandler('resources/read', (req) => ({
+  server.setRequestHandler("resources/read", (req) => ({
     contents: [{ uri: req.params.uri, text: `contents of ${req.params.uri}` }],
   }));
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
+import { McpServer } from "@modelcontextprotocol/server";
 // Example server: arithmetic, unit conversion and clocks that really compute something.
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 const server = new McpServer({ name: "calculator", version: "0.1.0" });

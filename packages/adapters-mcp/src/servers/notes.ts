@@ -1,7 +1,7 @@
 #!/usr/bin/env node
+import { McpServer } from "@modelcontextprotocol/server";
 // Example server: a small notebook kept in memory for the life of the process.
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 interface Note {
@@ -33,10 +33,10 @@ server.registerTool(
   {
     description: "Save a note with a title, a body and optional tags. Returns the new note's id.",
     inputSchema: z.object({
-          title: z.string().min(1),
-          body: z.string(),
-          tags: z.array(z.string()).optional(),
-        }),
+      title: z.string().min(1),
+      body: z.string(),
+      tags: z.array(z.string()).optional(),
+    }),
   },
   ({ title, body, tags }) => {
     const note: Note = {

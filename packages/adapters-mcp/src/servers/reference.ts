@@ -3,9 +3,13 @@
 // @modelcontextprotocol/conformance 0.1.10 (server mode) ask a server to offer, plus a few
 // tools the gateway tests use to make the server change its lists and send updates.
 // stdio by default; `--http [--port N]` serves streamable HTTP and prints `listening <url>`.
-import { CreateMessageResultSchema, ElicitResultSchema, EmptyResultSchema } from "@modelcontextprotocol/core";
-import { Server, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  EmptyResultSchema,
+} from "@modelcontextprotocol/core";
 import type { CallToolResult, GetPromptResult } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { hostMcpOverHttp } from "../gateway/httpHost.js";
 import {
   type Extra,
@@ -197,8 +201,8 @@ function makeServer(): Server {
       instructions: "The toolledger conformance reference server: every feature a scenario needs.",
     },
   );
-  server.setRequestHandler('tools/list', () => ({ tools: TOOLS as never[] }));
-  server.setRequestHandler('tools/call', (request, ctx) =>
+  server.setRequestHandler("tools/list", () => ({ tools: TOOLS as never[] }));
+  server.setRequestHandler("tools/call", (request, ctx) =>
     callTool(
       server,
       request.params.name,
@@ -207,16 +211,16 @@ function makeServer(): Server {
       ctx,
     ),
   );
-  server.setRequestHandler('prompts/list', () => ({
+  server.setRequestHandler("prompts/list", () => ({
     prompts: [
       ...PROMPTS,
       ...extraPrompts.map((name) => ({ name, description: `added prompt ${name}` })),
     ],
   }));
-  server.setRequestHandler('prompts/get', (request) =>
+  server.setRequestHandler("prompts/get", (request) =>
     getPrompt(request.params.name, request.params.arguments ?? {}),
   );
-  server.setRequestHandler('resources/list', () => ({
+  server.setRequestHandler("resources/list", () => ({
     resources: [
       ...RESOURCES,
       ...extraResources.map((uri) => ({
@@ -227,22 +231,20 @@ function makeServer(): Server {
       })),
     ],
   }));
-  server.setRequestHandler('resources/templates/list', () => ({
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: TEMPLATES,
   }));
-  server.setRequestHandler('resources/read', (request) =>
-    readResource(request.params.uri),
-  );
-  server.setRequestHandler('resources/subscribe', (request) => {
+  server.setRequestHandler("resources/read", (request) => readResource(request.params.uri));
+  server.setRequestHandler("resources/subscribe", (request) => {
     subscriptions.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler('resources/unsubscribe', (request) => {
+  server.setRequestHandler("resources/unsubscribe", (request) => {
     subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler('logging/setLevel', () => ({}));
-  server.setRequestHandler('completion/complete', (request) => {
+  server.setRequestHandler("logging/setLevel", () => ({}));
+  server.setRequestHandler("completion/complete", (request) => {
     const { value } = request.params.argument;
     const candidates = ["test", "testing", "tested", "other"].filter((c) => c.startsWith(value));
     return { completion: { values: candidates, total: candidates.length, hasMore: false } };

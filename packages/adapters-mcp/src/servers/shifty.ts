@@ -105,7 +105,7 @@ const server = toolServer({
   },
 });
 server.registerCapabilities({ prompts: { listChanged: true } });
-server.setRequestHandler('prompts/list', () => ({
+server.setRequestHandler("prompts/list", () => ({
   prompts: [
     {
       name: "brief",
@@ -114,7 +114,7 @@ server.setRequestHandler('prompts/list', () => ({
     },
   ],
 }));
-server.setRequestHandler('prompts/get', (req) => ({
+server.setRequestHandler("prompts/get", (req) => ({
   messages: [
     {
       role: "user",

@@ -3,8 +3,8 @@
 // first argument and syncs it before it answers, so a test can count what the upstream received
 // against what the log recorded (L1), whatever happened to the gateway in between.
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { McpServer } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
 const file = process.argv[2];

@@ -6,9 +6,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type {
+  ClientOptions,
+  JSONRPCMessage,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/client";
-import type { ClientOptions, Transport, TransportSendOptions, JSONRPCMessage } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ExtensionConfig } from "../extensionConfig.js";
 
 /** The built `toolledger` command. */

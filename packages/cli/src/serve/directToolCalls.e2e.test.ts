@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SqliteEventStore } from "@toolledger/store-sqlite";
 import { describe, expect, test } from "vitest";
 import { resultText, serveOverStdio, shippedServer } from "../../testing/sdkServeClient.js";
@@ -48,9 +48,10 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
       // Arguments that are no object: not a plain call, so the SDK's dispatch answers it, as
       // it always did (its schema's complaint, as an internal error).
       const invalid = await rejection(
-        c.client.request(
-          { method: "tools/call", params: { name: "raw__stats", arguments: [] as never } }
-        ),
+        c.client.request({
+          method: "tools/call",
+          params: { name: "raw__stats", arguments: [] as never },
+        }),
       );
       expect(invalid.code).toBe(ProtocolErrorCode.InternalError);
       expect(invalid.message).toMatch(/"expected": "record"/);
@@ -117,7 +118,7 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
       { capabilities: { sampling: {} } },
     );
     const asked: string[] = [];
-    client.setRequestHandler('sampling/createMessage', async (request) => {
+    client.setRequestHandler("sampling/createMessage", async (request) => {
       const first = request.params.messages[0]?.content as { text?: string };
       asked.push(first.text ?? "");
       return {

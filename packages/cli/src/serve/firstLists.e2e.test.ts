@@ -76,9 +76,12 @@ describe("the first lists wait only for servers that can still come (issue 34.2,
     try {
       expect(await c.names()).toContain("notes__add_note");
       // Were it waited for up to the call timeout (60 s), this would time out first.
-      const call = await c.client.callTool({ name: "hang__x", arguments: {} }, undefined, {
-        timeout: 20_000,
-      });
+      const call = await c.client.callTool(
+        { name: "hang__x", arguments: {} },
+        {
+          timeout: 20_000,
+        },
+      );
       expect(call.isError).toBe(true);
       const text = resultText(call);
       expect(text).toContain('extension "hang" has not started');

@@ -49,9 +49,12 @@ async function callLoop(
   for (let i = 0; !stop(); i++) {
     const id = `${prefix}-${i}`;
     try {
-      const r = await c.client.callTool({ name: "w__witness", arguments: { id } }, undefined, {
-        timeout: 20_000,
-      });
+      const r = await c.client.callTool(
+        { name: "w__witness", arguments: { id } },
+        {
+          timeout: 20_000,
+        },
+      );
       if (JSON.stringify(r).includes(`witnessed ${id}`)) answered.push(id);
     } catch {
       // The gateway was killed under this call: it may or may not have run.

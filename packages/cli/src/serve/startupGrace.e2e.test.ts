@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { UPSTREAM_CLIENT_CAPABILITIES } from "@toolledger/adapters-mcp";
 import { describe, expect, test } from "vitest";
 import {

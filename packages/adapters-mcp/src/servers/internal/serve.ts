@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
+import { Server } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
 export type Extra = ServerContext;
 export type RawTool = { name: string; [key: string]: unknown };
@@ -33,13 +33,13 @@ export function toolServer(spec: ToolServerSpec): Server {
   );
   // `--list-log <file>`: a line per tools/list request, so a test counts what the server was asked.
   const listLog = flag("list-log", "");
-  server.setRequestHandler('tools/list', async (req) => {
+  server.setRequestHandler("tools/list", async (req) => {
     if (listLog !== "") appendFileSync(listLog, `tools/list ${req.params?.cursor ?? ""}\n`);
     const page = await spec.list(req.params?.cursor);
     // Raw tools on purpose: a test server may send tools the protocol schema would reject.
     return page as unknown as { tools: [] };
   });
-  server.setRequestHandler('tools/call', async (req, ctx) =>
+  server.setRequestHandler("tools/call", async (req, ctx) =>
     spec.call(req.params.name, req.params.arguments ?? {}, ctx),
   );
   return server;
