@@ -26,6 +26,8 @@ export interface EraClient {
   capabilities: Record<string, unknown> | undefined;
   /** The served tool names, sorted. */
   names: () => Promise<string[]>;
+  /** The served tool names in the order served (V3). */
+  order: () => Promise<string[]>;
   /** tools/list's whole result (cache hints, resultType as the client passes them on). */
   listTools: () => Promise<Record<string, unknown>>;
   call: (
@@ -93,6 +95,7 @@ export async function connectEraClient(
       serverInfo: client.getServerVersion(),
       capabilities: client.getServerCapabilities() as Record<string, unknown> | undefined,
       names: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
+      order: async () => (await client.listTools()).tools.map((t) => t.name),
       listTools,
       call: async (tool, args = {}) => {
         const r = await client.callTool({ name: tool, arguments: args });
@@ -130,6 +133,7 @@ export async function connectEraClient(
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() as Record<string, unknown> | undefined,
     names: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
+    order: async () => (await client.listTools()).tools.map((t) => t.name),
     listTools,
     call: async (tool, args = {}) => {
       const r = await client.callTool({ name: tool, arguments: args });

@@ -102,7 +102,7 @@ describe("V1: both protocol eras through the built `toolledger serve`", () => {
     ]);
   }, 60_000);
 
-  test("V1 over HTTP: the four clients on one endpoint at once list, call and hear of a tool added upstream", async () => {
+  test("V1/V3 over HTTP: the four clients on one endpoint at once list (in one order), call and hear of a tool added upstream", async () => {
     const dir = tempDir();
     const serve = await startServeHttp(
       ["--config", configFile(dir), "--db", join(dir, "s.db")],
@@ -113,12 +113,21 @@ describe("V1: both protocol eras through the built `toolledger serve`", () => {
       for (const kind of ERA_CLIENTS)
         clients.push(await connectEraClient(kind, { url: serve.url }));
       for (const c of clients) await listsAndCalls(c);
+      const initialOrder = await clients[0]!.order();
       const before = clients.map((c) => c.changes());
       expect(await clients[0]!.call("ch__add_tool", { name: "fresh" })).toEqual({
         text: "added fresh",
         isError: false,
       });
       for (const [i, c] of clients.entries()) await seesAdded(c, "fresh", before[i]!);
+      // V3: one order for every client of either era, byte-wise by served name (D4); the
+      // added tool took its sorted place and the others kept theirs.
+      const orders = await Promise.all(clients.map((c) => c.order()));
+      const bytewise = [...orders[0]!].sort((a, b) =>
+        Buffer.compare(Buffer.from(a), Buffer.from(b)),
+      );
+      for (const order of orders) expect(order).toEqual(bytewise);
+      expect(bytewise.filter((n) => n !== "ch__fresh")).toEqual(initialOrder);
     } catch (error) {
       throw new Error(`${String(error)}\nserve's stderr:\n${serve.stderr()}`);
     } finally {
