@@ -10,6 +10,7 @@ import { costPerEvent } from "./costPerEvent.js";
 import { firstAnswer } from "./firstAnswer.js";
 import { formatTable } from "./formatTable.js";
 import { gatewayOverhead } from "./gatewayOverhead.js";
+import { modernCalls } from "./modernCalls.js";
 import { gatewayRelays } from "./gatewayRelays.js";
 import { peers } from "./peers.js";
 import { postgresStore } from "./postgresStore.js";
@@ -86,6 +87,7 @@ const needAppend = !only || only.includes("4") || only.includes("6") || only.inc
 const workload = needAppend ? appendWorkload() : [];
 await step("4", "SQLite append and load", () => sqliteAppendLoad(2, workload));
 await step("5", "gateway overhead", () => gatewayOverhead());
+await step("5m", "2026-07-28 calls through serve", () => modernCalls());
 await step("6", "peers", () => peers(workload, 2));
 await step("8", "conversations over one registry", () => conversationsBench(rounds));
 await step("9", "gateway relays", () => gatewayRelays(rounds));
