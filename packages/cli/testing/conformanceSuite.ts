@@ -130,3 +130,66 @@ export function notPassing(outcomes: Map<string, ScenarioOutcome>): string[] {
     .map(([name]) => name)
     .sort();
 }
+
+/** A client scenario's run: the suite's checks and whether the client under test failed. */
+export interface ClientRun {
+  checks: Check[];
+  /** The client's exit as the suite saw it (it prints a failed or timed-out client). */
+  clientFailed: boolean;
+  stdout: string;
+  stderr: string;
+  log: string;
+}
+
+/**
+ * Runs one client scenario at the wire of `specVersion` with `command` as the client (the suite
+ * appends its test server's URL), results under `out`.
+ */
+export async function runClientScenario(
+  command: string,
+  name: string,
+  specVersion: Revision,
+  out: string,
+): Promise<ClientRun> {
+  const { log } = await runConformance(
+    [
+      "client",
+      "--command",
+      command,
+      "--scenario",
+      name,
+      "--spec-version",
+      specVersion,
+      "--timeout",
+      "60000",
+      "-o",
+      out,
+    ],
+    180_000,
+  );
+  const slug = name.replaceAll("/", "-");
+  const dir = readdirSync(out, { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith("checks.json"))
+    .map((p) => join(out, dirname(p)))
+    .filter((d) => d.replaceAll("/", "-").includes(slug))
+    .at(-1);
+  if (!dir) throw new Error(`scenario ${name} left no results:\n${log}`);
+  const read = (file: string) =>
+    existsSync(join(dir, file)) ? readFileSync(join(dir, file), "utf8") : "";
+  return {
+    checks: JSON.parse(read("checks.json")) as Check[],
+    clientFailed: /CLIENT (EXITED WITH ERROR|TIMED OUT)/.test(log),
+    stdout: read("stdout.txt"),
+    stderr: read("stderr.txt"),
+    log,
+  };
+}
+
+/** The suite's own verdict on a client run: no failed or warned check, the client exited cleanly. */
+export function clientProblems(run: ClientRun): string[] {
+  const out = run.checks
+    .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+    .map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? c.description ?? ""}`);
+  if (run.clientFailed) out.push(`the client failed:\n${run.stderr.slice(-1500)}`);
+  return out;
+}

@@ -94,7 +94,13 @@ export async function startAuthorizationStep(options: {
         };
       }
       options.onSecret(r.code);
-      await auth(provider, { ...request, authorizationCode: r.code });
+      // RFC 9207: the SDK checks the response's `iss` against the issuer it discovered (a
+      // mix-up defense), and refuses a response without one when the server says it sends it.
+      await auth(provider, {
+        ...request,
+        authorizationCode: r.code,
+        ...(r.iss === undefined ? {} : { iss: r.iss }),
+      });
       return { ok: true };
     } catch (error) {
       const f = failureOf(error, options.redactor());
