@@ -60,7 +60,7 @@ export function requestFailure(
 
 /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
 export function serverText(error: unknown, redactor: Redactor): string {
-  const status = error instanceof SdkHttpError && error.status ? `HTTP ${error.code}: ` : "";
+  const status = error instanceof SdkHttpError && error.status ? `HTTP ${error.status}: ` : "";
   return (
     status +
     redactor.head(error instanceof Error ? error.message : String(error), SERVER_TEXT_CHARS)

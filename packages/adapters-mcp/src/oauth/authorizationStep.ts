@@ -94,8 +94,8 @@ export async function startAuthorizationStep(options: {
         };
       }
       options.onSecret(r.code);
-      // RFC 9207: the SDK checks the response's `iss` against the issuer it discovered (a
-      // mix-up defense), and refuses a response without one when the server says it sends it.
+      // RFC 9207: the callback's `iss` goes with the code, for SDK 2 to check against the
+      // issuer it discovered (a missing one fails only where the server says it sends one).
       await auth(provider, {
         ...request,
         authorizationCode: r.code,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 /** What the authorization server sent back to the redirect URI. */
 export type CallbackResult =
-  /** `iss`: the authorization server's issuer as the response names it (RFC 9207), if it does. */
+  /** `iss`: the authorization server's RFC 9207 issuer, when it sent one (SDK 2 checks it). */
   | { ok: true; code: string; iss?: string }
   | { ok: false; error: string; description: string | null };
 
@@ -91,7 +91,7 @@ export class CallbackListener {
     if (this.#state === null || params.get("state") !== this.#state) return null;
     const code = params.get("code");
     const iss = params.get("iss");
-    if (code) return iss === null ? { ok: true, code } : { ok: true, code, iss };
+    if (code) return iss ? { ok: true, code, iss } : { ok: true, code };
     const error = params.get("error");
     if (error) return { ok: false, error, description: params.get("error_description") };
     return null;
