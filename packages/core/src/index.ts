@@ -306,17 +306,8 @@ export {
   unknownAlwaysLoad,
 } from "./registry/diagnostics.js";
 export { downExtension } from "./registry/downExtension.js";
-export {
-  type EraSource,
-  EraSourceSchema,
-  type ExtensionEra,
-  type ExtensionEraDetected,
-  ExtensionEraDetectedSchema,
-  type ProtocolEra,
-  ProtocolEraSchema,
-  type RecordEraCommand,
-  RecordEraCommandSchema,
-} from "./registry/eraEvents.js";
+// V1: the era verdict's event, command and state (every export of the module).
+export * from "./registry/eraEvents.js";
 export { getExtension, listExtensions } from "./registry/extensions.js";
 export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./registry/listTools.js";

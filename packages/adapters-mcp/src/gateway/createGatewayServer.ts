@@ -1,4 +1,4 @@
-import type { CallToolResult, Server, Tool } from "@modelcontextprotocol/server";
+import type { CallToolResult, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { modelView } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { AdapterError } from "../adapterError.js";
@@ -11,6 +11,7 @@ import { GATEWAY_CAPABILITIES } from "./gatewayCapabilities.js";
 import { gatewayInstructions, handshakePrompt } from "./gatewayInstructions.js";
 import { errorReporter, type GatewayOptions, hubFor } from "./gatewayOptions.js";
 import { gatewayTools, gatewayView } from "./gatewayTools.js";
+import { envelopeClient, MODERN_CAPABILITIES, servedCacheHints } from "./modernEra.js";
 import { relayCatalog } from "./relayCatalog.js";
 import { relayLogging } from "./relayLogging.js";
 import { relayToolCall } from "./relayToolCall.js";
@@ -24,13 +25,25 @@ import { TaskServer } from "./tasks/taskServer.js";
 
 const toolName = (tool: { name: string }) => tool.name;
 
+/** A request handler as registered on the SDK server (V1: reused by per-request servers). */
+export type GatewayHandler = (request: never, ctx: ServerContext) => unknown;
+
 /** One downstream MCP session: its SDK server and its conversation (C2). */
 export interface Downstream {
   server: Server;
+  /** V1: the era this server speaks to its client. */
+  era: "legacy" | "modern";
   /** A client's `tools/call`, as the SDK server's handler answers it (see `answerToolCalls`). */
   callTool: ToolCallHandler;
-  /** The conversation, opened when the client has initialized (or at its first request). */
-  conversation(): Promise<Conversation>;
+  /** The request handlers registered, by method (a modern downstream's, for per-request servers). */
+  handlers: ReadonlyMap<string, GatewayHandler>;
+  /**
+   * The conversation, opened when the client has initialized (or at its first request; a
+   * 2026-07-28 client at its first request, with who its envelope says it is, C5).
+   */
+  conversation(ctx?: ServerContext): Promise<Conversation>;
+  /** The instructions a client is given now (G1; with deferral, the conversation's prompt, D4). */
+  instructions(): string | undefined;
   /** Stops following the conversation and closes it with `reason` (C3 marker). */
   dispose(reason: string): Promise<void>;
 }
@@ -46,16 +59,30 @@ export function createGatewayServer(
   source: ToolledgerHost | StandaloneConversation,
   transport: "stdio" | "streamable_http",
   options: GatewayOptions = {},
+  era: DownstreamEra = { era: "legacy" },
 ): Downstream {
   const report = errorReporter(options);
   const fixed = "conversation" in source ? source.conversation : null;
   const host = "conversation" in source ? source.host : source;
-  const server = new TaskServer(
-    { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
-    { capabilities: GATEWAY_CAPABILITIES },
-  );
+  const modern = era.era === "modern";
+  let opened: Conversation | null = null;
+  const instructions = (): string | undefined =>
+    gatewayInstructions(
+      host,
+      fixed || opened
+        ? modelView((fixed ?? opened)!.state).systemPrompt
+        : handshakePrompt(host.state, options.conversation?.deferral),
+    );
+  const server = modern
+    ? modernServer(options, instructions(), servedCacheHints(host, deferralOn(options)))
+    : new TaskServer(
+        { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
+        { capabilities: GATEWAY_CAPABILITIES },
+      );
+  const handlers = new Map<string, GatewayHandler>();
+  if (modern) recordHandlers(server, handlers);
   const hub = hubFor(host, options);
-  const peer = hub.attach(server);
+  const peer = hub.attach(server, era.era);
   let protocolVersion: string | null = null;
   const sdkInitialize = sdkInitializeHandler(server);
   server.setRequestHandler("initialize", async (request) => {
@@ -63,29 +90,24 @@ export function createGatewayServer(
     protocolVersion = result.protocolVersion;
     // Instructions are fixed at the handshake: the servers ready now (serve starts them in
     // the background), not the ones ready when this server object was made.
-    const instructions = gatewayInstructions(
-      host,
-      fixed
-        ? modelView(fixed.state).systemPrompt
-        : handshakePrompt(host.state, options.conversation?.deferral),
-    );
-    return instructions ? { ...result, instructions } : result;
+    const text = instructions();
+    return text ? { ...result, instructions: text } : result;
   });
   let opening: Promise<Conversation> | null = null;
-  /** The conversation once it is open: a call then reaches it without a promise hop. */
-  let opened: Conversation | null = null;
   /** G4: the conversation's tasks, once it is open. */
   let tasks: ConversationTasks | null = null;
   let subscription: Subscription | null = null;
   let disposed = false;
-  const conversation = (): Promise<Conversation> => {
+  const conversation = (ctx?: ServerContext): Promise<Conversation> => {
     opening ??= (async () => {
       const c =
         fixed ??
         (await Conversation.open(host, {
           ...options.conversation,
-          client: server.getClientVersion() ?? null,
-          protocolVersion,
+          // C5: a 2026-07-28 client says who it is in each request's envelope.
+          ...(modern
+            ? envelopeClient(ctx)
+            : { client: server.getClientVersion() ?? null, protocolVersion }),
           transport,
         }));
       if (disposed) {
@@ -104,6 +126,7 @@ export function createGatewayServer(
           skip(1),
         )
         .subscribe(() => {
+          if (era.onListChanged) return era.onListChanged("tools");
           if (!server.transport) return;
           server
             .sendToolListChanged()
@@ -130,10 +153,10 @@ export function createGatewayServer(
     );
   };
   const pageBytes = options.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
-  server.setRequestHandler("tools/list", async (request) => {
+  server.setRequestHandler("tools/list", async (request, ctx) => {
     // Issue 20: servers still starting are waited for, up to their startup grace.
     await host.untilListed();
-    const tools = gatewayTools((await conversation()).state);
+    const tools = gatewayTools((await conversation(ctx)).state);
     // V3: in pages a client can read.
     const page = servedPage("tools", tools, toolName, request.params?.cursor, pageBytes);
     return page.nextCursor === undefined
@@ -141,7 +164,7 @@ export function createGatewayServer(
       : { tools: page.items as Tool[], nextCursor: page.nextCursor };
   });
   const callTool: ToolCallHandler = async (params, extra) => {
-    const c = opened ?? (await conversation());
+    const c = opened ?? (await conversation(extra));
     // G4: a task-augmented call; a plain call of a tool whose server requires a task.
     if (params.task) return relayTaskCall(hub, peer, c, tasks!, params, extra);
     if (hasRequiredTasks(c.state)) {
@@ -161,12 +184,15 @@ export function createGatewayServer(
     await (opened ?? conversation());
     return tasks!;
   });
-  relayLogging(hub, peer);
-  const stopCatalog = relayCatalog(hub, peer, pageBytes);
+  if (!modern) relayLogging(hub, peer);
+  const stopCatalog = relayCatalog(hub, peer, pageBytes, era.onListChanged);
   return {
     server,
+    era: era.era,
     callTool,
+    handlers,
     conversation,
+    instructions,
     async dispose(reason: string) {
       if (disposed) return;
       disposed = true;
@@ -183,5 +209,44 @@ export function createGatewayServer(
         options.onConversation?.({ type: "closed", conversation: c });
       }
     },
+  };
+}
+
+/** V1: which era a downstream server speaks, and where a modern one's list changes go. */
+export interface DownstreamEra {
+  era: "legacy" | "modern";
+  /**
+   * Told of a change of a list this client is served, instead of the server's own
+   * `list_changed` (HTTP: the conversation's `subscriptions/listen` bus). Without it, a modern
+   * server sends its `list_changed`, which `serveStdio` routes onto the connection's listens.
+   */
+  onListChanged?: (list: "tools" | "prompts" | "resources") => void;
+}
+
+const deferralOn = (options: GatewayOptions): boolean =>
+  (options.conversation?.deferral?.mode ?? "off") !== "off";
+
+/** A 2026-07-28 server: its capabilities, instructions and cache hints (V1, V3). */
+export function modernServer(
+  options: GatewayOptions,
+  instructions: string | undefined,
+  cacheHints: ReturnType<typeof servedCacheHints>,
+): TaskServer {
+  return new TaskServer(
+    { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
+    {
+      capabilities: MODERN_CAPABILITIES,
+      ...(instructions ? { instructions } : {}),
+      cacheHints,
+    },
+  );
+}
+
+/** Keeps every handler `server` is given, by method (the last argument of `setRequestHandler`). */
+function recordHandlers(server: Server, into: Map<string, GatewayHandler>): void {
+  const set = server.setRequestHandler.bind(server) as (...args: unknown[]) => void;
+  (server as { setRequestHandler: unknown }).setRequestHandler = (...args: unknown[]) => {
+    into.set(args[0] as string, args[args.length - 1] as GatewayHandler);
+    set(...args);
   };
 }

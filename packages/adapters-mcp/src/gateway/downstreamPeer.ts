@@ -13,6 +13,11 @@ export type DownstreamExtra = ServerContext & {
 /** One downstream MCP session the gateway serves (stdio: the process's client; HTTP: each session id). */
 export interface Peer {
   readonly server: Server;
+  /**
+   * V1: the client's protocol era. A `modern` (2026-07-28) client gets log messages only on a
+   * request that asked for them (`logLevel` in its envelope), and no unsolicited message.
+   */
+  readonly era: "legacy" | "modern";
   /** The level this client asked for with `logging/setLevel`; null: everything the servers send. */
   logLevel: LoggingLevel | null;
   /** Requests of this client that an extension's server is working on, oldest first. */
@@ -30,8 +35,8 @@ export interface Inflight {
 
 let started = 0;
 
-export function newPeer(server: Server): Peer {
-  return { server, logLevel: null, inflight: [], subscriptions: new Set() };
+export function newPeer(server: Server, era: Peer["era"] = "legacy"): Peer {
+  return { server, era, logLevel: null, inflight: [], subscriptions: new Set() };
 }
 
 /** Marks a request of `peer` as in flight at `extension`; returns the function that ends it. */

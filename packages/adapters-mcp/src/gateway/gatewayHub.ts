@@ -59,7 +59,7 @@ export class GatewayHub implements HubServices {
    * Starts serving one downstream session. The first one makes this hub the host's: the
    * servers' requests and notifications come here until the last session ends.
    */
-  attach(server: Server): Peer {
+  attach(server: Server, era: Peer["era"] = "legacy"): Peer {
     if (this.peers.size === 0) {
       const other = serving.get(this.host);
       if (other && other !== this)
@@ -72,7 +72,7 @@ export class GatewayHub implements HubServices {
         this.#onNotification(n),
       );
     }
-    const peer = newPeer(server);
+    const peer = newPeer(server, era);
     this.peers.add(peer);
     return peer;
   }

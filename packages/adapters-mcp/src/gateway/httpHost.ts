@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Server } from "@modelcontextprotocol/server";
-import { isInitializeRequest } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, isInitializeRequest } from "@modelcontextprotocol/server";
 import { NodeHttpTransport } from "./nodeHttpTransport.js";
 
 export interface HttpHostOptions {
@@ -37,6 +37,18 @@ export interface HttpHostOptions {
    * (e.g. `serve --view`'s pages); resolves false when it does not know the path.
    */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+  /**
+   * V1: serves what a 2026-07-28 client sends (every request the SDK's classification does not
+   * call 2025-era traffic, a GET or DELETE without a session, and every request to
+   * `<path>/c/<id>`, the conversation `id`; null: the bare path). Without it, the endpoint
+   * serves 2025-era sessions only, as before.
+   */
+  modern?: (
+    conversation: string | null,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+  ) => Promise<void>;
 }
 
 export const MIN_TOKEN_LENGTH = 16;
@@ -104,7 +116,7 @@ export async function hostMcpOverHttp(
           .writeHead(204, {
             "access-control-allow-methods": "GET, POST, DELETE",
             "access-control-allow-headers":
-              "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id",
+              "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name",
             "access-control-max-age": "600",
           })
           .end();
@@ -132,13 +144,20 @@ export async function hostMcpOverHttp(
     }
     // The MCP endpoint itself (every call) needs no URL object.
     const url = req.url === path ? null : new URL(req.url ?? "/", "http://localhost");
+    /** V1: the conversation a 2026-07-28 client names in the path (`<path>/c/<id>`). */
+    let named: string | null = null;
     if (url !== null && url.pathname !== path) {
-      if (options.routes && (await options.routes(req, res, url))) return;
-      return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
+      named = options.modern ? conversationIn(url.pathname, path) : null;
+      if (named === null) {
+        if (options.routes && (await options.routes(req, res, url))) return;
+        return reply(res, 404, `no MCP endpoint at ${url.pathname}; use ${path}`);
+      }
     }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     const body = req.method === "POST" ? await readJson(req) : undefined;
+    if (options.modern && (named !== null || (sessionId === undefined && isModern(req, body))))
+      return options.modern(named, req, res, body);
     const existing = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (existing) return existing.transport.handleRequest(req, res, body);
     if (sessionId !== undefined)
@@ -200,6 +219,40 @@ export async function hostMcpOverHttp(
 }
 
 class BodyError extends Error {}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * V1: whether a request without a session is a 2026-07-28 client's: the SDK's own
+ * classification (`isLegacyRequest` on the body already read), and a GET or DELETE, which
+ * only a 2025 session may send (the modern side answers 405).
+ */
+function isModern(req: IncomingMessage, body: unknown): boolean {
+  if (req.method !== "POST") return req.method === "GET" || req.method === "DELETE";
+  const version = header(req, "mcp-protocol-version");
+  const method = header(req, "mcp-method");
+  const name = header(req, "mcp-name");
+  return (
+    classifyInboundRequest({
+      httpMethod: "POST",
+      ...(version === undefined ? {} : { protocolVersionHeader: version }),
+      ...(method === undefined ? {} : { mcpMethodHeader: method }),
+      ...(name === undefined ? {} : { mcpNameHeader: name }),
+      body,
+    }).kind !== "legacy"
+  );
+}
+
+/** The conversation id in `<path>/c/<id>`, or null when the path is not one. */
+function conversationIn(pathname: string, path: string): string | null {
+  const prefix = `${path}/c/`;
+  if (!pathname.startsWith(prefix)) return null;
+  const id = decodeURIComponent(pathname.slice(prefix.length));
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id) ? id : null;
+}
 
 const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
 

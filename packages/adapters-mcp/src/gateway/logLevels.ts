@@ -2,6 +2,7 @@ import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/ser
 import type { UpstreamNotification } from "../host/callUpstream.js";
 import { type DownstreamExtra, latestRequest, type Peer } from "./downstreamPeer.js";
 import type { HubServices } from "./hubServices.js";
+import { envelopeLogLevel } from "./modernEra.js";
 
 /** RFC 5424 severities, as MCP orders its log levels. */
 const SEVERITY: Record<LoggingLevel, number> = {
@@ -53,6 +54,15 @@ export class LogLevels {
     const level = n.params?.level as LoggingLevel | undefined;
     const message = { method: n.method, params: n.params ?? {} } as ServerNotification;
     for (const peer of this.#hub.peers) {
+      if (peer.era === "modern") {
+        // V1: a 2026-07-28 client gets a message only on a request that asked for it, at its level.
+        const call = latestRequest(peer, n.extension);
+        const wanted = envelopeLogLevel(call);
+        if (!call || wanted === undefined || level === undefined) continue;
+        if (SEVERITY[level] < SEVERITY[wanted]) continue;
+        call.mcpReq.notify(message).catch((error: unknown) => this.#hub.report(error));
+        continue;
+      }
       if (
         peer.logLevel !== null &&
         level !== undefined &&

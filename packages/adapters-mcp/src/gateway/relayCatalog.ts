@@ -31,6 +31,8 @@ export function relayCatalog(
   hub: GatewayHub,
   peer: Peer,
   pageBytes: number = DEFAULT_LIST_PAGE_BYTES,
+  /** Where a change goes instead of the session's own `list_changed` (V1: a 2026-07-28 conversation's listeners). */
+  changed?: (list: "prompts" | "resources") => void,
 ): () => void {
   const { server } = peer;
   const state = () => hub.host.state;
@@ -115,16 +117,23 @@ export function relayCatalog(
     return (await hub.forward(peer, owner, "completion/complete", request.params, ctx)) as never;
   });
 
-  const watch = (signature: (s: State) => string, send: () => Promise<void>): Subscription =>
+  const watch = (
+    list: "prompts" | "resources",
+    signature: (s: State) => string,
+    send: () => Promise<void>,
+  ): Subscription =>
     hub.host.state$.pipe(map(signature), distinctUntilChanged(), skip(1)).subscribe(() => {
-      if (server.transport) send().catch((error: unknown) => hub.report(error));
+      if (changed) changed(list);
+      else if (server.transport) send().catch((error: unknown) => hub.report(error));
     });
   const subscriptions = [
     watch(
+      "prompts",
       (s) => JSON.stringify(catalog(s).prompts.map((p) => p.prompt)),
       () => server.sendPromptListChanged(),
     ),
     watch(
+      "resources",
       (s) => {
         const c = catalog(s);
         return JSON.stringify([

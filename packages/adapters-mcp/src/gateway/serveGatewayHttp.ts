@@ -8,6 +8,7 @@ import {
   hubFor,
 } from "./gatewayOptions.js";
 import { type HttpHost, hostMcpOverHttp } from "./httpHost.js";
+import { ModernConversations } from "./modernHttp.js";
 
 /**
  * Serves the gateway over streamable HTTP on a loopback port: each MCP session is its own
@@ -22,6 +23,8 @@ export async function serveGatewayHttp(
   const open = new Set<Downstream>();
   /** Conversations closing because their client ended the session: the gateway's close waits for them. */
   const closing = new Set<Promise<void>>();
+  // V1: 2026-07-28 clients on the same endpoint, per request, conversations named in the path.
+  const modern = new ModernConversations(source, { ...options, hub }, report);
   const host: HttpHost = await hostMcpOverHttp(
     () => {
       const downstream = createGatewayServer(source, "streamable_http", { ...options, hub });
@@ -47,12 +50,13 @@ export async function serveGatewayHttp(
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
       transport: "node",
       ...(options.routes ? { routes: options.routes } : {}),
+      modern: (id, req, res, body) => modern.handle(id, req, res, body),
     },
   );
   return {
     url: host.url,
     async close(reason = "gateway stopped") {
-      await Promise.allSettled([...open].map((d) => d.dispose(reason)));
+      await Promise.allSettled([...[...open].map((d) => d.dispose(reason)), modern.close(reason)]);
       open.clear();
       await Promise.allSettled([...closing]);
       await host.close();
