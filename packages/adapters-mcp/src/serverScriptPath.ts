@@ -24,7 +24,7 @@ export const SERVER_NAMES = [
   "storm",
   "oauthProtected",
   "witness",
-  "dualEra",
+  "scenarios",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

@@ -9,11 +9,11 @@ export interface TestServer {
 }
 
 /**
- * Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE, `dualEra`:
+ * Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE, `scenarios`:
  * SDK v2, 2025-11-25 and 2026-07-28 on one endpoint) on a free port.
  */
 export async function startTestServer(
-  name: "http" | "sse" | "dualEra",
+  name: "http" | "sse" | "scenarios",
   args: readonly string[] = [],
 ): Promise<TestServer> {
   const child = spawn(process.execPath, [join(SERVERS, `${name}.js`), "--port", "0", ...args], {

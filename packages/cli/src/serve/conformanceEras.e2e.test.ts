@@ -1,7 +1,7 @@
 // V1 + G3: the official MCP conformance suite 0.2.0-alpha.12 in server mode, both frozen
 // requirement sets (`--requirements 2025-11-25` and `--requirements 2026-07-28`, each at its
 // own wire), against the dual-era SDK v2 upstream this repository ships for it
-// (adapters-mcp servers/dualEra.ts) directly, then through the built `toolledger serve --http`
+// (adapters-mcp servers/scenarios.ts) directly, then through the built `toolledger serve --http`
 // with that upstream as its only server, unprefixed. The suite runs on Node 22 from the npm
 // registry (testing/node22.ts); toolledger and the upstream run on the Node running the tests.
 // Each run must fail exactly the scenarios named below, each with its reason: a scenario that
@@ -84,7 +84,7 @@ describe(`V1/G3 conformance suite ${CONFORMANCE_NEXT_VERSION}, server mode, both
 
   beforeAll(async () => {
     await node22();
-    upstream = await startTestServer("dualEra");
+    upstream = await startTestServer("scenarios");
     const dir = tempDir();
     const config = join(dir, "mcp.json");
     writeFileSync(

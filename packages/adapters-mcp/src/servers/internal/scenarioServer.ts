@@ -100,7 +100,7 @@ export function scenarioServer(changes: ListChanges): McpServer {
   server.setRequestHandler("resources/list", () => ({ resources: RESOURCES }));
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: TEMPLATES }));
   server.setRequestHandler("resources/read", (request) => readResource(request.params.uri));
-  // 2025-11-25 only: 2026-07-28 has subscriptions/listen instead (the SDK's, see dualEra.ts).
+  // 2025-11-25 only: 2026-07-28 has subscriptions/listen instead (the SDK's, see scenarios.ts).
   server.setRequestHandler("resources/subscribe", () => ({}));
   server.setRequestHandler("resources/unsubscribe", () => ({}));
   server.setRequestHandler("logging/setLevel", () => ({}));

@@ -1,5 +1,5 @@
 // The tools the server scenarios of @modelcontextprotocol/conformance 0.2.0-alpha.12 call
-// (2025-11-25 and 2026-07-28 requirement sets), for the dual-era upstream (servers/dualEra.ts).
+// (2025-11-25 and 2026-07-28 requirement sets), for the dual-era upstream (servers/scenarios.ts).
 import type {
   CallToolResult,
   InputRequiredResult,
