@@ -24,6 +24,7 @@ export const SERVER_NAMES = [
   "storm",
   "oauthProtected",
   "witness",
+  "scenarios",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

@@ -104,11 +104,27 @@ function argumentsFor(tool) {
   return args;
 }
 
+/** The name toolledger serves an upstream tool under (prefixed with the server's name, `suite`). */
+const served = (tools, name) => tools.find((t) => t.name === name || t.name === `suite__${name}`);
+
 const report = { scenario, tools: [], calls: [] };
-for (const tool of await serverTools()) {
-  report.tools.push(tool.name);
-  const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool) });
-  report.calls.push({ name: tool.name, isError: result.isError === true });
+const tools = await serverTools();
+report.tools = tools.map((t) => t.name);
+// 0.2.x scenarios that name the calls to make (SEP-2243 custom headers): exactly those.
+const calls = context?.toolCalls
+  ? context.toolCalls.map((c) => ({ tool: served(tools, c.name), arguments: c.arguments }))
+  : tools.map((tool) => ({ tool, arguments: argumentsFor(tool) }));
+for (const call of calls) {
+  if (!call.tool) continue;
+  const result = await client.callTool({ name: call.tool.name, arguments: call.arguments });
+  report.calls.push({ name: call.tool.name, isError: result.isError === true });
+}
+// SEP-2243 standard headers: a host also reads a resource and gets a prompt the server offers.
+if (scenario === "http-standard-headers") {
+  const { resources } = await client.listResources();
+  if (resources[0]) await client.readResource({ uri: resources[0].uri });
+  const { prompts } = await client.listPrompts();
+  if (prompts[0]) await client.getPrompt({ name: prompts[0].name, arguments: {} });
 }
 await client.close();
 process.stdout.write(`${JSON.stringify(report)}\n`);

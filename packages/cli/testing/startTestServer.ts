@@ -8,9 +8,15 @@ export interface TestServer {
   stop: () => Promise<void>;
 }
 
-/** Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE) on a free port. */
-export async function startTestServer(name: "http" | "sse"): Promise<TestServer> {
-  const child = spawn(process.execPath, [join(SERVERS, `${name}.js`), "--port", "0"], {
+/**
+ * Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE, `scenarios`:
+ * SDK v2, 2025-11-25 and 2026-07-28 on one endpoint) on a free port.
+ */
+export async function startTestServer(
+  name: "http" | "sse" | "scenarios",
+  args: readonly string[] = [],
+): Promise<TestServer> {
+  const child = spawn(process.execPath, [join(SERVERS, `${name}.js`), "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

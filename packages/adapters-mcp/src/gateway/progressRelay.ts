@@ -38,9 +38,11 @@ export function progressRelay(
     flush: async () => {
       if (last === null && !posted) return;
       if (last !== null) await last;
-      // A client that cannot answer a ping only loses the ordering, never the response.
-      await extra.mcpReq
-        .send({ method: "ping" }, { timeout: PING_TIMEOUT_MS })
+      // A client that cannot answer a ping only loses the ordering, never the response. A
+      // 2026-07-28 request has no ping (the SDK throws before sending; its progress is on the
+      // response's own stream, ahead of the result, anyway).
+      await Promise.resolve()
+        .then(() => extra.mcpReq.send({ method: "ping" }, { timeout: PING_TIMEOUT_MS }))
         .catch(() => undefined);
     },
   };
