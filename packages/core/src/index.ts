@@ -306,6 +306,17 @@ export {
   unknownAlwaysLoad,
 } from "./registry/diagnostics.js";
 export { downExtension } from "./registry/downExtension.js";
+export {
+  type EraSource,
+  EraSourceSchema,
+  type ExtensionEra,
+  type ExtensionEraDetected,
+  ExtensionEraDetectedSchema,
+  type ProtocolEra,
+  ProtocolEraSchema,
+  type RecordEraCommand,
+  RecordEraCommandSchema,
+} from "./registry/eraEvents.js";
 export { getExtension, listExtensions } from "./registry/extensions.js";
 export { fetchApplies, isStale } from "./registry/fetchApplies.js";
 export { extensionTools, type ListToolsOptions, listTools } from "./registry/listTools.js";

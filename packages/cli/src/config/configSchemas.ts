@@ -12,6 +12,10 @@ const pinningPolicy = z.enum(PinPolicySchema.options, {
   error: 'must be "quarantine", "warn" or "off"',
 });
 const seconds = z.number().positive("must be a positive number of seconds");
+/** V1: the protocol era to reach a server in: probe it (`auto`, the default), or pin one. */
+export const protocolEra = z.enum(["auto", "legacy", "modern"], {
+  error: 'must be "auto", "legacy" or "modern"',
+});
 // Checked again after `${…}` expansion; a URL with a variable can only be checked then.
 const httpUrl = z
   .string()
@@ -120,6 +124,8 @@ export const SharedOptionsSchema = z.object({
   pinning: pinningPolicy.optional(),
   /** A1: the OAuth client of a remote (HTTP or SSE) server. */
   oauth: OAuthOptionSchema.optional(),
+  /** V1: `auto` (probe with server/discover, else initialize), `legacy` (2025-11-25) or `modern` (2026-07-28). */
+  protocol_era: protocolEra.optional(),
 });
 
 export const SHARED_OPTION_NAMES = Object.keys(SharedOptionsSchema.shape);
@@ -226,6 +232,8 @@ export const FileSettingsSchema = z
     deferral_budget: z.number().int().positive().optional(),
     /** P5: the pinning policy of every server of the file that sets none. */
     pinning: pinningPolicy.optional(),
+    /** V1: the protocol era of every server of the file that sets none (below `--protocol-era`). */
+    protocol_era: protocolEra.optional(),
     /** L1: `write-ahead` (default) or `relaxed`, below `--call-durability`. */
     call_durability: z
       .string()
@@ -253,6 +261,7 @@ export const FILE_SETTING_NAMES = [
   "deferral",
   "deferral_budget",
   "pinning",
+  "protocol_era",
   "call_durability",
   "max_definition_kb",
 ];

@@ -46,6 +46,7 @@ export function finish(
       ? {}
       : { startupGraceSeconds: settings.startup_grace }),
     ...(settings?.pinning === undefined ? {} : { pinning: settings.pinning }),
+    ...(settings?.protocol_era === undefined ? {} : { protocolEra: settings.protocol_era }),
   };
   const secretsFile = format === "goose" ? gooseSecrets(file) : {};
   const read: { server: ServerConfig; path: readonly PropertyKey[] }[] = [];

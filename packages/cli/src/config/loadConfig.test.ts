@@ -471,6 +471,27 @@ describe("every option, the same effect in every format", () => {
     ]);
   });
 
+  test("V1 protocol_era: the file's setting is each server's default, its own wins, in every format", () => {
+    const mcp = parseConfig(
+      "/c/mcp.json",
+      '{"toolledger": {"protocol_era": "legacy"}, "mcpServers": {"a": {"command": "x"}, "b": {"url": "https://b.example/mcp", "protocol_era": "modern"}}}',
+      ctx(),
+    );
+    expect(mcp.servers.map((s) => s.protocolEra)).toEqual(["legacy", "modern"]);
+    const goose = parseConfig(
+      "/g/config.yaml",
+      "extensions:\n  a: {type: stdio, cmd: x, protocol_era: auto}\n  b: {type: stdio, cmd: y}\n",
+      ctx(),
+    );
+    expect(goose.servers.map((s) => s.protocolEra)).toEqual(["auto", undefined]);
+    const e = failure(
+      "/c/mcp.json",
+      '{"mcpServers": {"a": {"command": "x", "protocol_era": "2026-07-28"}}}',
+    );
+    expect(e.message).toContain("protocol_era");
+    expect(e.message).toContain('must be "auto", "legacy" or "modern"');
+  });
+
   test("issue 20: startup_grace, file-wide and per server, in every format", () => {
     const mcp = parseConfig(
       "/c/mcp.json",
@@ -504,7 +525,7 @@ describe("every option, the same effect in every format", () => {
     );
     expect(config.servers).toHaveLength(1);
     expect(config.warnings).toEqual([
-      "/c/mcp.json:1:17: toolledger.timeuot: unknown setting timeuot; it has no effect (known: timeout, start_timeout, startup_grace, inherit_env, workspace_folder, deferral, deferral_budget, pinning, call_durability, max_definition_kb)",
+      "/c/mcp.json:1:17: toolledger.timeuot: unknown setting timeuot; it has no effect (known: timeout, start_timeout, startup_grace, inherit_env, workspace_folder, deferral, deferral_budget, pinning, protocol_era, call_durability, max_definition_kb)",
       "/c/mcp.json:3:24: mcpServers.a.availableTools: unknown option availableTools; it has no effect (did you mean available_tools?)",
       "/c/mcp.json:3:49: mcpServers.a.cmd: unknown option cmd; it has no effect (did you mean command?)",
     ]);

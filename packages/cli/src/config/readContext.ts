@@ -43,6 +43,7 @@ export interface ReadContext {
     startTimeoutSeconds?: number;
     pinning?: PinPolicy;
     startupGraceSeconds?: number;
+    protocolEra?: "auto" | "legacy" | "modern";
   };
   /** goose's `secrets.yaml`, where `env_keys` are found when they are not in the environment. */
   secretsFile: Record<string, string>;

@@ -143,6 +143,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
   const timeout = entry.timeout ?? context.defaults.callTimeoutSeconds;
   const startTimeout = entry.start_timeout ?? context.defaults.startTimeoutSeconds;
   const pinning = entry.pinning ?? context.defaults.pinning;
+  const protocolEra = entry.protocol_era ?? context.defaults.protocolEra;
   const startupGrace = entry.startup_grace ?? context.defaults.startupGraceSeconds;
   return {
     name: server.name,
@@ -163,6 +164,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     exposeUnprefixed: entry.expose_unprefixed,
     hidden: entry.hidden,
     ...(pinning === undefined ? {} : { pinning }),
+    ...(protocolEra === undefined ? {} : { protocolEra }),
     secrets: [...new Set(secrets)],
     ...(problem === undefined ? {} : { problem }),
     source: { file: context.file, line },

@@ -48,6 +48,11 @@ export interface ServerConfig {
   hidden: boolean;
   /** P5: `pinning` of the entry, else of the file's `toolledger:` settings; unset: serve's default. */
   pinning?: PinPolicy;
+  /**
+   * V1: `protocol_era` of the entry, else of the file's `toolledger:` settings; unset: serve's
+   * `--protocol-era`, else `auto`.
+   */
+  protocolEra?: "auto" | "legacy" | "modern";
   /** Values expanded from environment variables into command, args or url: redacted like env values. */
   secrets: string[];
   /** Why this server cannot be started (a missing `env_keys` variable), or undefined. */

@@ -1,4 +1,5 @@
 import type { Anomaly } from "@toolledger/core";
+import type { EraChange } from "./eraChange.js";
 import type { OAuthChange } from "./oauthChange.js";
 import type { PinChange } from "./pinChanges.js";
 
@@ -112,4 +113,5 @@ export type Change =
       forMs: number | null;
     }
   | OAuthChange
+  | EraChange
   | { kind: "no_change" };

@@ -6,6 +6,7 @@ import {
 } from "@toolledger/core";
 import { extensionKeys, getExtension } from "../session/stateExtensions.js";
 import type { Change } from "./change.js";
+import { eraChange } from "./eraChange.js";
 import { oauthChange } from "./oauthChange.js";
 import { pinChanges } from "./pinChanges.js";
 import { searchedChange } from "./searchedChange.js";
@@ -122,6 +123,9 @@ export function diffStates(before: State, after: State, event: ToolledgerEvent):
     case "OAuthTokenRefreshed":
     case "OAuthAuthorizationFailed":
       changes.push(oauthChange(event)!);
+      break;
+    case "ExtensionEraDetected":
+      changes.push(eraChange(event));
       break;
     case "ConversationStarted":
     case "ConversationResumed":

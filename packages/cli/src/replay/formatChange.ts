@@ -1,4 +1,5 @@
 import type { Style } from "../output/style.js";
+import { describeEraChange } from "./eraChange.js";
 import { describeOAuthChange } from "./oauthChange.js";
 import { formatPinChange } from "./pinChanges.js";
 import type { Change } from "./replaySteps.js";
@@ -81,6 +82,8 @@ export function formatChange(c: Change, style: Style): string {
       return `${style.red("!")} fetching ${c.extension}'s ${c.list} failed: ${c.error}`;
     case "oauth":
       return `${c.event === "failed" ? style.red("!") : c.event === "required" ? style.yellow("?") : style.green("✓")} ${describeOAuthChange(c)}`;
+    case "era":
+      return describeEraChange(c);
     case "host_started":
       return `host ${c.hostname} started${c.run > 1 ? ` (run ${c.run}: a resume)` : ""}`;
     case "conversation_started":

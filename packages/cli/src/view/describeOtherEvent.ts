@@ -1,4 +1,11 @@
-import { getExtension, nameToKey, type State, type ToolledgerEvent } from "@toolledger/core";
+import {
+  type ExtensionEraDetected,
+  getExtension,
+  nameToKey,
+  type State,
+  type ToolledgerEvent,
+} from "@toolledger/core";
+import { describeEraChange, eraChange } from "../replay/eraChange.js";
 import { describeOAuthChange, oauthChange } from "../replay/oauthChange.js";
 import { describeSearch } from "./describeSearch.js";
 import type { AnyEvent, DescribeContext, EventDescription, Severity } from "./eventDescription.js";
@@ -125,6 +132,16 @@ export function describeOther(
             : change.event === "required"
               ? ["A4", "A1"]
               : ["A1", "A2"],
+      };
+    }
+    case "ExtensionEraDetected": {
+      // V1: which protocol era the server speaks, and how the gateway found out.
+      const change = eraChange(event as unknown as ExtensionEraDetected);
+      return {
+        extensions: [nameToKey(change.extension)],
+        text: describeEraChange(change),
+        severity: "info",
+        rules: ["V1"],
       };
     }
     case "HostStarted":

@@ -22,6 +22,7 @@ import {
   RejectDefinitionsCommandSchema,
   SetPinPolicyCommandSchema,
 } from "../pinning/pinCommands.js";
+import { RecordEraCommandSchema } from "../registry/eraEvents.js";
 
 /** ISO-8601 time to stamp on the events (E2: supplied by the caller). */
 const at = z.string().optional();
@@ -293,6 +294,7 @@ export const CommandSchema = z.discriminatedUnion("type", [
   MirrorPinsCommandSchema,
   ...TASK_COMMAND_SCHEMAS,
   ...OAUTH_COMMAND_SCHEMAS,
+  RecordEraCommandSchema,
 ]);
 export type Command = z.input<typeof CommandSchema>;
 export type CommandType = Command["type"];

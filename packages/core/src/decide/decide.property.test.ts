@@ -501,6 +501,16 @@ describe("E6 decide is total over arbitrary input", () => {
       RecordAuthorizationFailure: [
         { type: "RecordAuthorizationFailure", extension: "github", error: "invalid_grant" },
       ],
+      RecordEra: [
+        {
+          type: "RecordEra",
+          extension: "github",
+          era: "modern",
+          protocolVersion: "2026-07-28",
+          supportedVersions: ["2026-07-28", "2025-11-25"],
+          how: "discover",
+        },
+      ],
     };
     script.RecordFetchFailure.push({
       type: "RecordFetchFailure",
@@ -543,6 +553,7 @@ describe("E6 decide is total over arbitrary input", () => {
       "RecordAuthorization",
       "RecordTokenRefresh",
       "RecordAuthorizationFailure",
+      "RecordEra",
       "RemoveExtension",
       "CloseConversation",
     ];

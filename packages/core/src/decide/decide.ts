@@ -6,6 +6,7 @@ import { decideConversation } from "../conversation/decideConversation.js";
 import { decideDeferral } from "../deferral/decideDeferral.js";
 import type { State } from "../fold/state.js";
 import { decidePinning } from "../pinning/decidePinning.js";
+import { decideEra } from "../registry/decideEra.js";
 import { decideRegistry } from "../registry/decideRegistry.js";
 import { decideSearch } from "../search/decideSearch.js";
 import type { Command } from "./command.js";
@@ -71,6 +72,8 @@ export function decide(state: State, input: Command): Decision {
     case "RecordTokenRefresh":
     case "RecordAuthorizationFailure":
       return decideAuthorization(state, command, at);
+    case "RecordEra":
+      return decideEra(state, command, at);
     default: {
       const unreachable: never = command;
       return unreachable;

@@ -78,6 +78,11 @@ export const EVENT_CATALOG: readonly {
       "ResourcesFetched@1: `oversized` (V3)",
     ],
   },
+  {
+    // toolledger 0.4.0: both protocol eras (V1): each upstream's era verdict.
+    version: 4,
+    added: ["ExtensionEraDetected@1"],
+  },
 ];
 
 /** The catalogue this build writes and reads in full. */

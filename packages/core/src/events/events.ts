@@ -24,6 +24,7 @@ import {
   PinPolicySetSchema,
   PinsCarriedSchema,
 } from "../pinning/pinEvents.js";
+import { ExtensionEraDetectedSchema } from "../registry/eraEvents.js";
 import { ToolsSearchedSchema } from "../search/searchEvents.js";
 import { EVENT_SCHEMA_VERSION } from "./eventSchemaVersion.js";
 import { origin } from "./origin.js";
@@ -256,6 +257,7 @@ export const ToolledgerEventSchema = z.discriminatedUnion("type", [
   ResourcesInvalidatedSchema,
   ResourcesFetchedSchema,
   HostStartedSchema,
+  ExtensionEraDetectedSchema,
   ConversationStartedSchema,
   ConversationResumedSchema,
   ConversationClosedSchema,
@@ -322,4 +324,5 @@ export const REGISTRY_EVENT_TYPES: ReadonlySet<ToolledgerEventType> = new Set([
   "OAuthAuthorized",
   "OAuthTokenRefreshed",
   "OAuthAuthorizationFailed",
+  "ExtensionEraDetected",
 ]);

@@ -7,6 +7,7 @@ import { evolveImported } from "../conversation/evolveImported.js";
 import { evolveDeferral } from "../deferral/evolveDeferral.js";
 import type { ToolledgerEvent } from "../events/events.js";
 import { evolvePinning } from "../pinning/evolvePinning.js";
+import { eraDetected } from "../registry/evolveEra.js";
 import { evolveRegistry } from "../registry/evolveRegistry.js";
 import { evolveSearch } from "../search/evolveSearch.js";
 import type { State } from "./state.js";
@@ -48,6 +49,8 @@ export function evolve(state: State, event: ToolledgerEvent): State {
     case "OAuthTokenRefreshed":
     case "OAuthAuthorizationFailed":
       return authorizationChanged(state, event);
+    case "ExtensionEraDetected":
+      return eraDetected(state, event);
     case "SessionImported":
     case "UsageRecorded":
       return evolveImported(state, event);

@@ -14,6 +14,7 @@ import type {
   PendingRequest,
 } from "../events/events.js";
 import type { ExtensionPins } from "../pinning/pinState.js";
+import type { ExtensionEra } from "../registry/eraEvents.js";
 import { emptyHashDict, type HashDict } from "./hashDict.js";
 import type { Dict } from "./records.js";
 
@@ -21,7 +22,7 @@ import type { Dict } from "./records.js";
 export const DEFAULT_OWNER_META_KEY = "goose_extension";
 
 /** Bumped when the shape of State changes (snapshots keyed by it are then discarded). */
-export const REDUCER_VERSION = 6;
+export const REDUCER_VERSION = 7;
 
 /** How many anomalies / ignored events are kept in full; older ones are only counted. */
 export const DIAGNOSTIC_HISTORY_LIMIT = 100;
@@ -94,6 +95,8 @@ export interface ExtensionState {
   catalog?: ExtensionCatalog;
   /** A1–A4: its OAuth authorization; absent until one of its events arrives. */
   authorization?: ExtensionAuthorization;
+  /** V1: the protocol era its server speaks; absent until its first verdict. */
+  era?: ExtensionEra;
 }
 
 /** A prompt as registered: named like a tool (R3), owner metadata like a tool's (R4). */

@@ -140,6 +140,7 @@ function invalidated(ext: ExtensionState, version: number): ExtensionState {
   };
   if (ext.catalog !== undefined) next.catalog = ext.catalog;
   if (ext.authorization !== undefined) next.authorization = ext.authorization;
+  if (ext.era !== undefined) next.era = ext.era;
   return next;
 }
 
@@ -150,6 +151,7 @@ type OptionalExtensionField = {
 const COPIED_OPTIONAL: Record<OptionalExtensionField, true> = {
   catalog: true,
   authorization: true,
+  era: true,
 };
 void COPIED_OPTIONAL;
 

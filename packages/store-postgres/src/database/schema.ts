@@ -1,12 +1,12 @@
 /** The schema version this build writes (`store_info.schema_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
  * a new catalogue raises the schema version, so an older toolledger refuses the store. The
  * PostgreSQL store arrived with toolledger 0.2.0, at catalogue 2.
  */
-export const SCHEMA_EVENT_CATALOG: readonly number[] = [2, 3];
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [2, 3, 4];
 
 /** Conversation event types (D6–D8), listed for SQL filters. */
 export const CONVERSATION_TYPES_SQL =
@@ -239,6 +239,9 @@ export function migrations(schema: string): readonly string[] {
     CREATE INDEX events_lifecycle ON ${s}.events (stream_id, stream_position)
       WHERE type IN ('ConversationStarted', 'ConversationResumed', 'ConversationClosed');
     `,
+    // toolledger 0.4.0, event catalogue 4 (V1: each upstream's era verdict): the tables are
+    // unchanged; the step makes 0.3.0 refuse this store instead of failing on the new event.
+    "SELECT 1 -- event catalogue 4",
   ];
 }
 

@@ -5,13 +5,13 @@ import type Database from "better-sqlite3";
 export const APPLICATION_ID = 0x544c4544;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * The event catalogue (core's EVENT_CATALOG) each schema version may hold, from version 1:
  * a new catalogue raises the schema version, so an older toolledger refuses the file.
  */
-export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2, 3];
+export const SCHEMA_EVENT_CATALOG: readonly number[] = [1, 2, 3, 4];
 
 /**
  * The oldest schema version a read-only open reads as it is (no migration: a reader changes
@@ -71,6 +71,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX events_lifecycle ON events (stream_id, stream_position)
     WHERE type IN ('ConversationStarted', 'ConversationResumed', 'ConversationClosed');
   `,
+  // toolledger 0.4.0, event catalogue 4 (V1: each upstream's era verdict): the tables are
+  // unchanged; the step makes 0.3.0 refuse these files instead of failing on the new event.
+  "-- event catalogue 4",
 ];
 
 /** L3: each conversation's latest lifecycle event, when it opens (uses events_lifecycle). */
