@@ -1,5 +1,4 @@
-import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import { Server } from "@modelcontextprotocol/server";
+import type { CallToolResult, Server, Tool } from "@modelcontextprotocol/server";
 import { modelView } from "@toolledger/core";
 import { distinctUntilChanged, map, type Subscription, skip } from "rxjs";
 import { AdapterError } from "../adapterError.js";
@@ -21,6 +20,7 @@ import { hasRequiredTasks } from "./tasks/hasRequiredTasks.js";
 import { markLostTasks } from "./tasks/markLostTasks.js";
 import { callRequiredTask, relayTaskCall, taskSupportOf } from "./tasks/relayTaskCall.js";
 import { relayTaskRequests } from "./tasks/relayTaskRequests.js";
+import { TaskServer } from "./tasks/taskServer.js";
 
 const toolName = (tool: { name: string }) => tool.name;
 
@@ -50,7 +50,7 @@ export function createGatewayServer(
   const report = errorReporter(options);
   const fixed = "conversation" in source ? source.conversation : null;
   const host = "conversation" in source ? source.host : source;
-  const server = new Server(
+  const server = new TaskServer(
     { name: options.name ?? "toolledger-gateway", version: options.version ?? "0.1.0" },
     { capabilities: GATEWAY_CAPABILITIES },
   );
@@ -151,8 +151,8 @@ export function createGatewayServer(
     }
     return relayToolCall(hub, peer, c, params, extra) satisfies Promise<CallToolResult>;
   };
-  // SDK 2 checks this handler's result against CallToolResult: a task-augmented call's
-  // CreateTaskResult (G4) must not reach it through here (see gateway/tasks).
+  // SDK 2 checks this handler's result against CallToolResult; a task-augmented call's
+  // CreateTaskResult (G4) is checked as one instead by TaskServer (gateway/tasks/taskServer.ts).
   server.setRequestHandler(
     "tools/call",
     (request, ctx) => callTool(request.params, ctx) as Promise<CallToolResult>,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { RELATED_TASK_META_KEY, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { TaskStatus as McpTaskStatus, Task } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
 import type { TaskStatus } from "@toolledger/core";
 import type { Conversation } from "../../conversation/conversation.js";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
@@ -157,7 +157,10 @@ export class ConversationTasks implements TaskOwner {
   find(taskId: string): TaskEntry {
     const entry = this.#entries.get(taskId);
     if (!entry?.requested)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "Failed to retrieve task: Task not found",
+      );
     return entry;
   }
 
@@ -176,7 +179,7 @@ export class ConversationTasks implements TaskOwner {
   async result(
     entry: TaskEntry,
     extra: DownstreamExtra,
-    signal: AbortSignal = extra.signal,
+    signal: AbortSignal = extra.mcpReq.signal,
   ): Promise<Record<string, unknown>> {
     entry.waiting.push(extra);
     try {
@@ -349,14 +352,20 @@ export class ConversationTasks implements TaskOwner {
     const e = toProtocolError(error, this.#hub.host.redactor);
     if (!isGone(e)) throw e;
     await this.expire(entry, `its server no longer knows it (${e.message})`);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "Failed to retrieve task: Task not found",
+    );
   }
 
   async #cancel(entry: TaskEntry, message: string, extra: DownstreamExtra | null): Promise<void> {
     if (entry.runner === "gateway") {
       entry.abort?.abort();
       entry.outcome ??= {
-        error: new ProtocolError(ProtocolErrorCode.InternalError, `Task ${entry.taskId} was cancelled`),
+        error: new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `Task ${entry.taskId} was cancelled`,
+        ),
       };
       await this.observe(entry, { status: "cancelled", statusMessage: message });
       return;

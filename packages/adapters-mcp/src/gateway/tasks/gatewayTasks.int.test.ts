@@ -2,9 +2,17 @@
 // process: paging, an input_required elicitation, cancel, time-to-live, clear, refusals.
 // server-everything is the real upstream; its `echo`, `trigger-elicitation-request` and
 // `trigger-long-running-operation` say `taskSupport: "forbidden"`, so the gateway runs them.
-import { CallToolResultSchema, TaskStatusNotificationSchema } from "@modelcontextprotocol/core";
-import { Client, StreamableHTTPClientTransport, RELATED_TASK_META_KEY } from "@modelcontextprotocol/client";
-import type { Task } from "@modelcontextprotocol/client";
+// SDK 1.x client (devDependency) as a real legacy client: SDK 2 has no client for 2025 tasks (SEP-2663).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  RELATED_TASK_META_KEY,
+  type Task,
+  TaskStatusNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ToolledgerEvent } from "@toolledger/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Conversation } from "../../conversation/conversation.js";
@@ -21,11 +29,10 @@ async function client(name: string) {
   const c = new Client({ name, version: "1.0.0" }, { capabilities: { elicitation: {} } });
   const statuses: Task[] = [];
   const elicited: unknown[] = [];
-  /* @mcp-codemod-error Task handler registration: setNotificationHandler(TaskStatusNotificationSchema, ...). The experimental tasks feature was removed in v2 (SEP-2663); the tasks/* method strings are not part of the typed RequestMethod surface. Remove this registration. See docs/migration/upgrade-to-v2.md#experimental-tasks-interception-removed. */
   c.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
     statuses.push(n.params as Task);
   });
-  c.setRequestHandler('elicitation/create', (request) => {
+  c.setRequestHandler(ElicitRequestSchema, (request) => {
     elicited.push(request.params._meta?.[RELATED_TASK_META_KEY]);
     return { action: "accept", content: { name: "Ada", color: "red" } };
   });
@@ -40,7 +47,8 @@ function asTask(
   task: { ttl?: number } = {},
 ) {
   return c.request(
-    { method: "tools/call", params: { name, arguments: args, task } }
+    { method: "tools/call", params: { name, arguments: args, task } },
+    CreateTaskResultSchema,
   );
 }
 

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { CallToolRequest, CallToolResult, CreateTaskResult, Task } from "@modelcontextprotocol/server";
+import type {
+  CallToolRequest,
+  CallToolResult,
+  CreateTaskResult,
+  Task,
+} from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { resolveTool, type State } from "@toolledger/core";
 import { AdapterError } from "../../adapterError.js";
 import type { CallToolOutcome } from "../../conversation/callToolTypes.js";
@@ -11,7 +17,6 @@ import { ProtocolError, toProtocolError } from "../protocolError.js";
 import { errorResult, failureAnswer, refusalAnswer } from "../relayToolCall.js";
 import type { ConversationTasks } from "./conversationTasks.js";
 import { taskRequestContext } from "./taskRequestContext.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** What a registry tool says of tasks, and whether its server can run them (G4). */
 export function taskSupportOf(
@@ -60,7 +65,7 @@ export async function relayTaskCall(
     try {
       outcome = await conversation.callTool(name, args ?? {}, {
         callId,
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
         upstreamTask: task ?? {},
         ...(meta ? { meta } : {}),
         onStart: (extension) => {
@@ -211,7 +216,7 @@ export async function callRequiredTask(
   try {
     outcome = await conversation.callTool(params.name, params.arguments ?? {}, {
       callId,
-      signal: extra.signal,
+      signal: extra.mcpReq.signal,
       upstreamTask: {},
       ...(meta ? { meta } : {}),
       onStart: (extension) => {
@@ -229,11 +234,11 @@ export async function callRequiredTask(
   const entry = await tasks.relayed(callId, outcome.extension, created.task, false);
   const stop = () =>
     void tasks.cancelEntry(entry, "the client cancelled its call").catch((e) => hub.report(e));
-  extra.signal.addEventListener("abort", stop, { once: true });
+  extra.mcpReq.signal.addEventListener("abort", stop, { once: true });
   try {
     return (await tasks.result(entry, extra)) as CallToolResult;
   } finally {
-    extra.signal.removeEventListener("abort", stop);
+    extra.mcpReq.signal.removeEventListener("abort", stop);
   }
 }
 

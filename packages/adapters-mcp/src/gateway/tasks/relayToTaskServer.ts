@@ -1,8 +1,8 @@
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { DownstreamExtra, Peer } from "../downstreamPeer.js";
 import type { GatewayHub } from "../gatewayHub.js";
 import { ProtocolError } from "../protocolError.js";
 import type { TaskEntry } from "./taskEntry.js";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /**
  * G4: a relayed task's request to the server that runs it, by the server's id. While it
@@ -26,7 +26,7 @@ export function relayToTaskServer(
       ),
     );
   const end = extra ? hub.track(peer, entry.extension, extra) : () => {};
-  const stop = signal ?? extra?.signal;
+  const stop = signal ?? extra?.mcpReq.signal;
   return connection
     .forward(
       method,

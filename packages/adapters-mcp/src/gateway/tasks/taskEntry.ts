@@ -1,5 +1,5 @@
-import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
 import type { TaskStatus as McpTaskStatus, Task } from "@modelcontextprotocol/server";
+import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
 import type { TaskRunner } from "@toolledger/core";
 import type { DownstreamExtra } from "../downstreamPeer.js";
 import type { ProtocolError } from "../protocolError.js";

@@ -1,5 +1,5 @@
-import { ProtocolError } from "../protocolError.js";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolError } from "../protocolError.js";
 
 /** G4: `tasks/list`'s opaque cursor: where the next page starts, base64url JSON. */
 export function writeCursor(offset: number): string {
@@ -16,5 +16,8 @@ export function readCursor(cursor: string): number {
   } catch {
     // Not one of ours: answered below.
   }
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor for tasks/list: ${cursor}`);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid cursor for tasks/list: ${cursor}`,
+  );
 }

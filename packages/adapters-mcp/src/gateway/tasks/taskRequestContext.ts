@@ -3,13 +3,17 @@ import type { GatewayHub } from "../gatewayHub.js";
 import type { ConversationTasks } from "./conversationTasks.js";
 import { isEnded, type TaskEntry, withRelatedTask } from "./taskEntry.js";
 
-type Message = { method: string; params?: Record<string, unknown> };
+type Message = { method: string; params?: Record<string, unknown> | undefined };
+type Send = DownstreamExtra["mcpReq"]["send"];
+/** `send`/`request` as they are called: a result schema and options, or options alone. */
+type Relay = (request: never, ...rest: unknown[]) => Promise<unknown>;
 
 /**
  * G4: where a server's requests and notifications go while the gateway runs a task's call:
  * to the task's client, tagged with the task (MCP's related-task key), on its `tasks/result`
  * when one waits, else on its own. While the client answers a request the task is
- * `input_required`.
+ * `input_required`. Shaped as the SDK's handler context (`ctx.mcpReq`), which is what the
+ * gateway hands a server's requests to; its id names the task, not a request of the client.
  */
 export function taskRequestContext(
   hub: GatewayHub,
@@ -23,26 +27,43 @@ export function taskRequestContext(
     );
     return { ...m, params: { ...m.params, ...(meta ? { _meta: meta } : {}) } } as never;
   };
-  const context = {
-    signal: entry.abort?.signal ?? new AbortController().signal,
-    sendNotification: (n: Message) => {
+  const notify = (n: Message): Promise<void> => {
+    const waiting = entry.waiting.at(-1);
+    return waiting ? waiting.mcpReq.notify(tagged(n)) : tasks.peer.server.notification(tagged(n));
+  };
+  // Passed on as called: a result schema and options, or options alone (a spec method).
+  const send = (async (request: Message, ...rest: unknown[]) => {
+    await tasks.observe(entry, { status: "input_required", statusMessage: request.method });
+    try {
       const waiting = entry.waiting.at(-1);
       return waiting
-        ? waiting.sendNotification(tagged(n))
-        : tasks.peer.server.notification(tagged(n));
-    },
-    sendRequest: async (request: Message, schema: never, options?: never) => {
-      await tasks.observe(entry, { status: "input_required", statusMessage: request.method });
-      try {
-        const waiting = entry.waiting.at(-1);
-        return waiting
-          ? await waiting.sendRequest(tagged(request), schema, options)
-          : await tasks.peer.server.request(tagged(request), schema, options);
-      } finally {
-        if (!isEnded(entry))
-          await tasks.observe(entry, { status: "working" }).catch((e) => hub.report(e));
-      }
+        ? await (waiting.mcpReq.send as Relay)(tagged(request), ...rest)
+        : await (tasks.peer.server.request.bind(tasks.peer.server) as Relay)(
+            tagged(request),
+            ...rest,
+          );
+    } finally {
+      if (!isEnded(entry))
+        await tasks.observe(entry, { status: "working" }).catch((e) => hub.report(e));
+    }
+  }) as Send;
+  return {
+    mcpReq: {
+      id: `task:${entry.taskId}`,
+      method: "tools/call",
+      signal: entry.abort?.signal ?? new AbortController().signal,
+      requestState: () => undefined,
+      notify,
+      send,
+      log: (level, data, logger) =>
+        notify({
+          method: "notifications/message",
+          params: { level, data, ...(logger === undefined ? {} : { logger }) },
+        }),
+      elicitInput: (params, options) =>
+        send({ method: "elicitation/create", params }, options) as never,
+      requestSampling: (params, options) =>
+        send({ method: "sampling/createMessage", params }, options) as never,
     },
   };
-  return context as unknown as DownstreamExtra;
 }

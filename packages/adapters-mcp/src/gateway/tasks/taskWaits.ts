@@ -1,10 +1,12 @@
-import { RELATED_TASK_META_KEY, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
 import { ProtocolError } from "../protocolError.js";
 import type { TaskEntry } from "./taskEntry.js";
 
 /** A server's "no such task" (-32602 Task not found / expired). */
 export function isGone(e: ProtocolError): boolean {
-  return e.code === ProtocolErrorCode.InvalidParams && /task not found|task has expired/i.test(e.message);
+  return (
+    e.code === ProtocolErrorCode.InvalidParams && /task not found|task has expired/i.test(e.message)
+  );
 }
 
 export function untilEnded(entry: TaskEntry, signal: AbortSignal): Promise<void> {

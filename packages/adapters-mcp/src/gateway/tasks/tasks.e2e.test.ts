@@ -4,10 +4,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CallToolResultSchema, TaskStatusNotificationSchema } from "@modelcontextprotocol/core";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { Client, StreamableHTTPClientTransport, RELATED_TASK_META_KEY } from "@modelcontextprotocol/client";
-import type { CallToolResult, Task } from "@modelcontextprotocol/client";
+// SDK 1.x client (devDependency) as a real legacy client: SDK 2 has no client for 2025 tasks (SEP-2663).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  RELATED_TASK_META_KEY,
+  type Task,
+  TaskStatusNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everything, memory } from "../../testing/fixtures.js";
 import {
@@ -35,11 +44,10 @@ async function taskClient(url: URL, name: string, tasks = true): Promise<TaskCli
     { capabilities: { elicitation: {}, ...(tasks ? { tasks: {} } : {}) } },
   );
   const seen: TaskClient = { client, statuses: [], elicited: [] };
-  /* @mcp-codemod-error Task handler registration: setNotificationHandler(TaskStatusNotificationSchema, ...). The experimental tasks feature was removed in v2 (SEP-2663); the tasks/* method strings are not part of the typed RequestMethod surface. Remove this registration. See docs/migration/upgrade-to-v2.md#experimental-tasks-interception-removed. */
   client.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
     seen.statuses.push(n.params as Task);
   });
-  client.setRequestHandler('elicitation/create', (request) => {
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
     const related = request.params._meta?.[RELATED_TASK_META_KEY] as
       | { taskId?: string }
       | undefined;
@@ -110,7 +118,8 @@ describe("G4/C6 tasks through toolledger serve (server-everything, server-memory
     research = { messages, taskId: (messages[0]!.task as Task).taskId };
     // Cancelled while it works.
     const made = await alice.client.request(
-      { method: "tools/call", params: { name: RESEARCH, arguments: { topic: "rust" }, task: {} } }
+      { method: "tools/call", params: { name: RESEARCH, arguments: { topic: "rust" }, task: {} } },
+      CreateTaskResultSchema,
     );
     const task = await alice.client.experimental.tasks.cancelTask(made.task.taskId);
     const again = await alice.client.experimental.tasks.cancelTask(made.task.taskId).then(
@@ -123,7 +132,8 @@ describe("G4/C6 tasks through toolledger serve (server-everything, server-memory
       {
         method: "tools/call",
         params: { name: "memory__read_graph", arguments: {}, task: { ttl: 60_000 } },
-      }
+      },
+      CreateTaskResultSchema,
     );
     const final = await until("the gateway's task to end", async () => {
       const t = await alice.client.experimental.tasks.getTask(asTask.task.taskId);
@@ -137,6 +147,7 @@ describe("G4/C6 tasks through toolledger serve (server-everything, server-memory
     // A client without task support calls the tool that requires one: the gateway runs it.
     onBehalf = (await plain.client.callTool(
       { name: RESEARCH, arguments: { topic: "go" } },
+      CallToolResultSchema,
       { timeout: 60_000 },
     )) as CallToolResult;
   }, 240_000);
@@ -302,7 +313,8 @@ describe("C6 a gateway that stops or dies with open tasks records what became of
         (await client.client.listTools()).tools.some((t) => t.name === RESEARCH) ? true : undefined,
       );
       const made = await client.client.request(
-        { method: "tools/call", params: { name: RESEARCH, arguments: { topic: "zig" }, task: {} } }
+        { method: "tools/call", params: { name: RESEARCH, arguments: { topic: "zig" }, task: {} } },
+        CreateTaskResultSchema,
       );
       expect(made.task.status).toBe("working");
       expect(await serve.stop()).toBe(130);
