@@ -24,6 +24,8 @@ export const SERVER_NAMES = [
   "storm",
   "oauthProtected",
   "witness",
+  "modernOnly",
+  "dualEra",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

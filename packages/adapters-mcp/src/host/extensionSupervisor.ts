@@ -226,8 +226,11 @@ export class ExtensionSupervisor implements SupervisedExtension {
       record: (command) => host.record(command),
       secret: (value) => host.addSecret(value),
     });
+    // V1: probed once per server; a verdict known already is reused (see EraVerdicts).
+    const era = host.eras.attempt(this.key, this.config, this.#auth);
     try {
       connection = await ExtensionConnection.connect(this.config, {
+        era: era.request,
         connectTimeoutMs: host.options.connectTimeoutMs,
         redactor: () => host.redactor,
         ...(this.#auth ? { auth: this.#auth } : {}),
@@ -261,6 +264,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
     } catch (error) {
       const e = asAdapterError(error);
       if (signal?.aborted) throw e;
+      host.eras.failed(this.key, era);
       this.#reason = e.message;
       if (!this.#removed && !host.closed)
         await host.startFailed(
@@ -274,6 +278,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
       await connection.close();
       return;
     }
+    host.record(host.eras.settled(this.key, era, connection.era));
     this.#generation = generation;
     this.#connection = connection;
     this.#connectedAt = Date.now();

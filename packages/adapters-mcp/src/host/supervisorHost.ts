@@ -6,6 +6,7 @@ import type { StreamWriter } from "../ledger/streamWriter.js";
 import type { Redactor } from "../redaction/redactor.js";
 import type { BackgroundWork } from "./backgroundWork.js";
 import type { UpstreamNotification, UpstreamRequestHandler } from "./callUpstream.js";
+import { EraVerdicts, recordedEra } from "./eraVerdicts.js";
 import type { ExtensionStatus } from "./extensionStatus.js";
 import type { ResolvedHostOptions } from "./hostOptions.js";
 import type { ExtensionLists } from "./lists/extensionLists.js";
@@ -22,6 +23,8 @@ export interface SupervisorHost {
   readonly closed: boolean;
   /** Who answers the server's sampling and elicitation requests (the gateway), if anyone. */
   readonly upstreamRequestHandler: UpstreamRequestHandler | null;
+  /** V1: each server's era verdict, kept and reused. */
+  readonly eras: EraVerdicts;
   /** A start failed; `error` says which attempt it was and what next. Recorded. */
   startFailed(s: SupervisedExtension, error: string): Promise<void>;
   /** Connected: list it (tools, prompts, resources); returns the tools listing's failure. */
@@ -69,8 +72,10 @@ export interface SupervisorHostParts {
 /** What a host's supervisors tell it (their connections' events) and ask of it, wired to its parts. */
 export function supervisorHost(p: SupervisorHostParts): SupervisorHost {
   const { writer, lists, background } = p;
+  const eras = new EraVerdicts((key) => recordedEra(writer.state, key));
   return {
     options: p.options,
+    eras,
     get redactor() {
       return p.redactor();
     },

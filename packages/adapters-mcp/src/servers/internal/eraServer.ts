@@ -1,0 +1,96 @@
+import { appendFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { flag, hasFlag, objectSchema, text, unknownTool } from "./serve.js";
+
+/**
+ * V1: a test server on the SDK's era-aware entries (createMcpHandler over HTTP with `--http`,
+ * serveStdio otherwise), modern-only (`legacy: 'reject'`) or dual-era (the defaults). Tools:
+ * `echo`, `era` (the era of the request), `add_tool` (adds a tool and says tools/list_changed,
+ * on the listen streams of modern clients). `--log <file>`: a line per process start and per
+ * `server/discover` request (HTTP), so a test counts probes and sibling processes.
+ */
+export function startEraServer(name: string, legacy: "reject" | "serve"): void {
+  const log = flag("log", "");
+  const note = (line: string) => {
+    if (log !== "") appendFileSync(log, `${line}\n`);
+  };
+  note(`start ${process.pid}`);
+  const added = new Set<string>();
+  const tools = () =>
+    ["echo", "era", "add_tool", ...added].map((tool) => ({
+      name: tool,
+      description: `${name} tool ${tool}`,
+      inputSchema: objectSchema({ value: { type: "string" }, name: { type: "string" } }),
+    }));
+  let changed: () => Promise<void> = async () => undefined;
+  const build = (era: string) => {
+    const server = new Server(
+      { name, version: "0.1.0" },
+      { capabilities: { tools: { listChanged: true } }, instructions: `${name} test server` },
+    );
+    server.setRequestHandler("tools/list", () => ({ tools: tools() }) as never);
+    server.setRequestHandler("tools/call", async (req) => {
+      const args = req.params.arguments ?? {};
+      switch (req.params.name) {
+        case "echo":
+          return text(`${name} echo:${String(args.value ?? "")}`);
+        case "era":
+          return text(era);
+        case "add_tool":
+          added.add(String(args.name));
+          await changed();
+          return text(`added ${String(args.name)}`);
+        default:
+          return added.has(req.params.name)
+            ? text(`${req.params.name} ran`)
+            : unknownTool(req.params.name);
+      }
+    });
+    return server;
+  };
+  if (!hasFlag("http")) {
+    let current: Server | undefined;
+    changed = async () => {
+      await current?.sendToolListChanged();
+    };
+    serveStdio(
+      ({ era }) => {
+        note(`opened ${era}`);
+        current = build(era);
+        return current;
+      },
+      { legacy },
+    );
+    return;
+  }
+  const handler = createMcpHandler(({ era }) => build(era), {
+    legacy: legacy === "reject" ? "reject" : "stateless",
+  });
+  changed = async () => {
+    await handler.notify.toolsChanged();
+  };
+  const node = toNodeHandler({
+    fetch: async (request) => {
+      if (request.method === "POST") {
+        const body = await request.clone().text();
+        if (body.includes('"server/discover"')) note("server/discover");
+      }
+      return handler.fetch(request);
+    },
+  });
+  const http = createServer((req, res) => void node(req as never, res));
+  http.listen(Number(flag("port", "0")), "127.0.0.1", () => {
+    const address = http.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    process.stdout.write(`listening http://127.0.0.1:${port}/mcp\n`);
+  });
+  const stop = () => {
+    void handler.close().finally(() => http.close(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 1_000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
