@@ -8,9 +8,15 @@ export interface TestServer {
   stop: () => Promise<void>;
 }
 
-/** Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE) on a free port. */
-export async function startTestServer(name: "http" | "sse"): Promise<TestServer> {
-  const child = spawn(process.execPath, [join(SERVERS, `${name}.js`), "--port", "0"], {
+/**
+ * Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE; V1's
+ * `modernOnly` and `dualEra` with `--http`) on a free port, with `args`.
+ */
+export async function startTestServer(
+  name: "http" | "sse" | "modernOnly" | "dualEra",
+  ...args: string[]
+): Promise<TestServer> {
+  const child = spawn(process.execPath, [join(SERVERS, `${name}.js`), "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -321,10 +321,7 @@ export class ExtensionConnection {
     }
   }
 
-  /**
-   * V1: a modern connection's requests go through the SDK client, which writes the 2026-07-28
-   * envelope and headers (DirectRequests writes the 2025 wire only).
-   */
+  /** V1: a modern connection's requests go through the SDK client (2026-07-28 envelope, headers). */
   async #sdkRequest<S extends z.ZodType>(
     request: { method: string; params?: Record<string, unknown> },
     schema: S,

@@ -2,14 +2,15 @@ import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import { flag, hasFlag, objectSchema, text, unknownTool } from "./serve.js";
 
 /**
  * V1: a test server on the SDK's era-aware entries (createMcpHandler over HTTP with `--http`,
  * serveStdio otherwise), modern-only (`legacy: 'reject'`) or dual-era (the defaults). Tools:
  * `echo`, `era` (the era of the request), `add_tool` (adds a tool and says tools/list_changed,
- * on the listen streams of modern clients). `--log <file>`: a line per process start and per
+ * on the listen streams of modern clients), `crash` (answers, then exits). `--legacy-only`: the
+ * same over stdio on the 2025-era entry alone (a legacy server). `--log <file>`: a line per process start and per
  * `server/discover` request (HTTP), so a test counts probes and sibling processes.
  */
 export function startEraServer(name: string, legacy: "reject" | "serve"): void {
@@ -20,7 +21,7 @@ export function startEraServer(name: string, legacy: "reject" | "serve"): void {
   note(`start ${process.pid}`);
   const added = new Set<string>();
   const tools = () =>
-    ["echo", "era", "add_tool", ...added].map((tool) => ({
+    ["echo", "era", "add_tool", "crash", ...added].map((tool) => ({
       name: tool,
       description: `${name} tool ${tool}`,
       inputSchema: objectSchema({ value: { type: "string" }, name: { type: "string" } }),
@@ -39,6 +40,10 @@ export function startEraServer(name: string, legacy: "reject" | "serve"): void {
           return text(`${name} echo:${String(args.value ?? "")}`);
         case "era":
           return text(era);
+        case "crash":
+          // Answers, then exits: the gateway sees a crash and restarts it.
+          setTimeout(() => process.exit(3), 50);
+          return text("crashing");
         case "add_tool":
           added.add(String(args.name));
           await changed();
@@ -51,6 +56,16 @@ export function startEraServer(name: string, legacy: "reject" | "serve"): void {
     });
     return server;
   };
+  if (hasFlag("legacy-only")) {
+    // The same tools on the 2025-era entry alone: a legacy server, as most are today.
+    const server = build("legacy");
+    changed = async () => {
+      await server.sendToolListChanged();
+    };
+    void server.connect(new StdioServerTransport());
+    process.stdin.on("end", () => process.exit(0));
+    return;
+  }
   if (!hasFlag("http")) {
     let current: Server | undefined;
     changed = async () => {
