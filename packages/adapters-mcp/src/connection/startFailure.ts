@@ -29,7 +29,10 @@ export function startFailure(
   if (unauthorized) return unauthorized;
   const mismatch = eraMismatch(error, start.eraMode, config.name);
   if (mismatch)
-    return new AdapterError("START_FAILED", redactor.redact(mismatch), { cause: error });
+    return new AdapterError("START_FAILED", redactor.redact(mismatch), {
+      cause: error,
+      serverAnswered: true,
+    });
   const why =
     error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
       ? `the MCP handshake did not complete within ${start.startTimeoutMs} ms`

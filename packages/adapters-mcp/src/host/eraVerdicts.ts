@@ -44,14 +44,19 @@ export class EraVerdicts {
   readonly #kept = new Map<string, Kept>();
   /** Keys whose logged verdict failed in this process: not reused again. */
   readonly #distrusted = new Set<string>();
-  readonly #recorded: (key: string) => ExtensionEra | undefined;
+  readonly #recorded: (key: string, fingerprint: string) => Promise<ExtensionEra | undefined>;
 
-  constructor(recorded: (key: string) => ExtensionEra | undefined) {
+  /** `recorded`: the log's verdict of a server under a config fingerprint, if any. */
+  constructor(recorded: (key: string, fingerprint: string) => Promise<ExtensionEra | undefined>) {
     this.#recorded = recorded;
   }
 
   /** What the next connection of `key` asks for. */
-  attempt(key: string, config: ExtensionConfig, auth: ServerAuthorizer | null): EraAttempt {
+  async attempt(
+    key: string,
+    config: ExtensionConfig,
+    auth: ServerAuthorizer | null,
+  ): Promise<EraAttempt> {
     const mode = config.protocolEra ?? "auto";
     const fingerprint = configFingerprint(config);
     const authContext = authContextOf(auth);
@@ -76,7 +81,7 @@ export class EraVerdicts {
           : ({ kind: "modern", discover: same.discover } as const);
       return { ...base, request: { mode, prior }, how: same.how };
     }
-    const logged = this.#distrusted.has(key) ? undefined : this.#recorded(key);
+    const logged = this.#distrusted.has(key) ? undefined : await this.#recorded(key, fingerprint);
     if (logged && logged.how !== "pinned" && (logged.authContext ?? undefined) === authContext) {
       if (logged.era === "legacy")
         return { ...base, request: { mode, prior: { kind: "legacy" } }, how: logged.how };

@@ -128,7 +128,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
     try {
       await this.#connect(this.#retryNote());
     } catch (error) {
-      if (!this.#removed && !this.#untilAuthorized(error)) this.#retryLater();
+      if (!this.#removed && !this.#untilAuthorized(error)) this.#retryUnlessRefused(error);
       throw error;
     }
   }
@@ -185,7 +185,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
       await this.#connect(this.#retryNote(), control.signal);
     } catch (error) {
       if (this.#removed || control.signal.aborted) return;
-      if (!this.#untilAuthorized(error)) this.#retryLater();
+      if (!this.#untilAuthorized(error)) this.#retryUnlessRefused(error);
       return;
     }
     const connection = this.#connection;
@@ -227,7 +227,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
       secret: (value) => host.addSecret(value),
     });
     // V1: probed once per server; a verdict known already is reused (see EraVerdicts).
-    const era = host.eras.attempt(this.key, this.config, this.#auth);
+    const era = await host.eras.attempt(this.key, this.config, this.#auth);
     try {
       connection = await ExtensionConnection.connect(this.config, {
         era: era.request,
@@ -269,7 +269,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
       if (!this.#removed && !host.closed)
         await host.startFailed(
           this,
-          `${e.message}${e.code === "AUTHORIZATION_REQUIRED" ? "" : note}`,
+          `${e.message}${e.code === "AUTHORIZATION_REQUIRED" || e.serverAnswered ? "" : note}`,
         );
       throw e;
     }
@@ -345,6 +345,13 @@ export class ExtensionSupervisor implements SupervisedExtension {
     if (n >= policy.attempts)
       return ` (no restart left after ${n} attempts: restart toolledger or reconnect it)`;
     return ` (restarting in ${seconds(backoff(policy, n))}: attempt ${n + 1} of ${policy.attempts})`;
+  }
+
+  /** V1: a server that refused the era its config pinned fails at once (a restart cannot cure it). */
+  #retryUnlessRefused(error: unknown): void {
+    const e = error as Partial<AdapterError> | null;
+    if (e?.code === "START_FAILED" && e.serverAnswered) this.enter("failed");
+    else this.#retryLater();
   }
 
   /** Schedules the next attempt (bounded, exponential backoff), or gives up. */

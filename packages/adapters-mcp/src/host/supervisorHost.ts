@@ -13,6 +13,7 @@ import type { ExtensionLists } from "./lists/extensionLists.js";
 import { type CatalogList, recordCatalogLoss } from "./lists/recordCatalog.js";
 import { recordFetchFailure } from "./lists/recordToolsFetch.js";
 import type { HostPins } from "./pins/hostPins.js";
+import { type LoggedEra, previousEras } from "./previousEras.js";
 import type { SupervisedExtension } from "./supervisedExtension.js";
 
 /** What a supervisor tells its host, and asks of it. */
@@ -72,7 +73,15 @@ export interface SupervisorHostParts {
 /** What a host's supervisors tell it (their connections' events) and ask of it, wired to its parts. */
 export function supervisorHost(p: SupervisorHostParts): SupervisorHost {
   const { writer, lists, background } = p;
-  const eras = new EraVerdicts((key) => recordedEra(writer.state, key));
+  // V1: a verdict of this registry stream, else of the database's earlier ones (read once).
+  let previous: Promise<Map<string, LoggedEra>> | null = null;
+  const eras = new EraVerdicts(async (key, fingerprint) => {
+    const own = recordedEra(writer.state, key);
+    if (own) return own;
+    previous ??= previousEras(writer.store, writer.streamId).catch(() => new Map());
+    const logged = (await previous).get(key);
+    return logged?.fingerprint === fingerprint ? logged.era : undefined;
+  });
   return {
     options: p.options,
     eras,
