@@ -13,7 +13,7 @@ import {
   serveOverStdio,
   shippedServer,
 } from "../../testing/sdkServeClient.js";
-import { CLI, cleanEnv, tempDir } from "../../testing/spawnCli.js";
+import { CLI, cleanEnv, runCli, tempDir } from "../../testing/spawnCli.js";
 import { startServeHttp } from "../../testing/startServe.js";
 import { startTestServer, type TestServer } from "../../testing/startTestServer.js";
 import { resolveDatabasePath } from "../session/databasePath.js";
@@ -237,5 +237,55 @@ describe("V1 upstream eras through `toolledger serve`: modern-only, dual-era and
       await servers.stop();
     }
     await expectVerdicts(db);
+  }, 120_000);
+
+  test("V1 explain and doctor say which era each tool's server speaks", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.db");
+    const c = await serveOverStdio(dir, { mcpServers: stdioServers(dir) });
+    try {
+      await c.until((n) => ["m__echo", "d__echo", "l__ping"].every((t) => n.includes(t)), "all");
+      await c.client.callTool({ name: "m__echo", arguments: { value: "x" } });
+    } finally {
+      await c.close();
+    }
+    const env = cleanEnv(dir);
+    const explain = async (tool: string) => {
+      const r = await runCli(["explain", tool, "--db", db], { cwd: dir, env });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    expect(await explain("m__echo")).toContain(
+      "its server m speaks MCP 2026-07-28 (modern era: server/discover offered 2026-07-28)",
+    );
+    expect(await explain("l__ping")).toContain(
+      "its server l speaks MCP 2025-11-25 (legacy era: no server/discover; initialize answered)",
+    );
+    const home = env.HOME!;
+    const claude = join(home, ".config", "Claude");
+    mkdirSync(claude, { recursive: true });
+    writeFileSync(
+      join(claude, "claude_desktop_config.json"),
+      JSON.stringify({
+        mcpServers: {
+          ...stdioServers(dir),
+          p: { ...shippedServer("modernOnly"), protocol_era: "legacy" },
+        },
+      }),
+    );
+    const r = await runCli(["doctor", "--json"], { cwd: dir, env, timeoutMs: 120_000 });
+    const servers = Object.fromEntries(
+      (
+        JSON.parse(r.stdout) as { findings: { check: string; subject: string; message: string }[] }
+      ).findings
+        .filter((f) => f.check === "server")
+        .map((f) => [f.subject.split("/").at(-1), f.message]),
+    );
+    expect(servers.m).toMatch(/; speaks MCP 2026-07-28 \(modern era, by server\/discover\)$/);
+    expect(servers.d).toMatch(/; speaks MCP 2026-07-28 \(modern era, by server\/discover\)$/);
+    expect(servers.l).toMatch(
+      /; speaks MCP 2025-11-25 \(legacy era, no server\/discover; initialize answered\)$/,
+    );
+    expect(servers.p).toContain('extension "p" refused the MCP 2025-11-25 handshake');
   }, 120_000);
 });
