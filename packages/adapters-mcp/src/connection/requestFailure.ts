@@ -60,7 +60,7 @@ export function requestFailure(
 
 /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
 export function serverText(error: unknown, redactor: Redactor): string {
-  const status = error instanceof SdkHttpError && error.status ? `HTTP ${error.code}: ` : "";
+  const status = error instanceof SdkHttpError && error.status ? `HTTP ${error.status}: ` : "";
   let text = error instanceof Error ? error.message : String(error);
   // V1: the era probe's HTTP failure keeps the server's answer apart (`initialize` quoted it).
   const body = error instanceof SdkHttpError ? (error.data as { text?: unknown })?.text : undefined;

@@ -9,8 +9,9 @@ import { LineBuffer, type OversizeMessageError } from "./lineBuffer.js";
 
 /**
  * `StdioClientTransport._readBuffer`: replaced by our LineBuffer.
- * Why: the SDK's ReadBuffer fails the whole connection on a line over its limit (the request
- * in flight then reads "connection closed"); ours drops the line, fails only the request it
+ * Why: the SDK's ReadBuffer fails the whole connection on a line over its limit (SDK 2.4:
+ * `maxBufferSize`, 10 MB by default, then `onerror` and close; the request in flight then
+ * reads "connection closed"); ours drops the line, fails only the request it
  * answered (`onOversize` makes that error response), names its size, and keeps the server.
  * Unnecessary when: the SDK's stdio client transport answers an oversized reply by failing
  * its request and keeps reading (send a reply over `maxBufferSize` and see whether the next
@@ -45,8 +46,9 @@ export function afterStart(transport: Transport, then: () => void): void {
  * `StdioClientTransport._process`: the server's child process.
  * Why: the SDK keeps it private, and a crash report with the exit code or signal says far
  * more than "connection closed".
- * Unnecessary when: the SDK exposes the process or its exit status publicly. If the field
- * goes, this returns undefined and crash reports just lack the code.
+ * Unnecessary when: the SDK exposes the process or its exit status publicly (SDK 2.4 has a
+ * public `pid` only, and clears `_process` when it closes). If the field goes, this returns
+ * undefined and crash reports just lack the code.
  */
 export function childProcessOf(transport: Transport): ChildProcess | undefined {
   return (transport as unknown as { _process?: ChildProcess })._process;
@@ -98,8 +100,9 @@ export function beforeClose(transport: Transport, then: () => void): void {
  * capabilities) and needs two things the SDK keeps: the negotiated protocol version (C5
  * records it) and instructions made at the handshake, not when the server object was made
  * (servers start in the background).
- * Unnecessary when: `Server` exposes the negotiated protocol version and takes instructions
- * as a function (or lets them be set before the handshake). If the method goes, this throws
+ * Unnecessary when: `Server` takes instructions as a function (or lets them be set before
+ * the handshake); SDK 2.4 has a public (deprecated) `getNegotiatedProtocolVersion()`, but
+ * its instructions are still fixed when the server object is made. If the method goes, this throws
  * at once with what to do, never a silent wrong answer.
  */
 export function sdkInitializeHandler(

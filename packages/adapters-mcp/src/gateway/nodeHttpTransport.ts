@@ -178,11 +178,7 @@ export class NodeHttpTransport implements Transport {
   }
 
   /** Hands a POST's checked messages to the server, answering on `res` (202 when none is a request). */
-  #open(
-    res: ServerResponse,
-    messages: JSONRPCMessage[],
-    requests: JSONRPCRequest[],
-  ): void {
+  #open(res: ServerResponse, messages: JSONRPCMessage[], requests: JSONRPCRequest[]): void {
     // No `MessageExtraInfo.request`: SDK 2 wants a web-standard Request there, the very
     // conversion this transport exists to avoid, and no gateway handler reads the headers
     // (`ctx.http?.req` is undefined on this transport, as on stdio).

@@ -15,8 +15,11 @@ import type { GatewayHub } from "./gatewayHub.js";
 import { ProtocolError } from "./protocolError.js";
 import { DEFAULT_LIST_PAGE_BYTES, type ServedPage, servedPage } from "./servedPages.js";
 
-/** MCP's "resource not found" (specification: server/resources, error handling). */
-const RESOURCE_NOT_FOUND = -32002;
+/**
+ * MCP's "resource not found" (specification: server/resources, error handling): SDK 2 sends
+ * its old code -32002 as InvalidParams (-32602) on every wire, so the gateway says that.
+ */
+const RESOURCE_NOT_FOUND = ProtocolErrorCode.InvalidParams;
 
 /**
  * G1: prompts (named like tools, R3), resources (URIs kept; the first server in R10 order

@@ -123,7 +123,8 @@ describe("G1 through a prefixed upstream", () => {
       }),
     );
     const missing = await client.readResource({ uri: "nowhere://x" }).catch((e: unknown) => e);
-    expect((missing as ProtocolError).code).toBe(-32002);
+    // SDK 2 sends ResourceNotFound (-32002) as InvalidParams (-32602) on every wire (decisions).
+    expect((missing as ProtocolError).code).toBe(-32602);
   });
 
   it("progress, log messages and sampling reach the client through a prefixed tool", async () => {

@@ -34,14 +34,15 @@ async function allPages(
   for (let i = 0; i < 100; i++) {
     const params = cursor === undefined ? {} : { cursor };
     const options = { timeout: 120_000 };
-    const page =
-      list === "tools"
-        ? await client.listTools(params, options)
-        : list === "prompts"
-          ? await client.listPrompts(params, options)
-          : list === "resources"
-            ? await client.listResources(params, options)
-            : await client.listResourceTemplates(params, options);
+    // One page per request: SDK 2's listTools() and the like read every page into one list
+    // when asked without a cursor; `request` sends the list request as it is.
+    const method = list === "resourceTemplates" ? "resources/templates/list" : `${list}/list`;
+    const page = (await client.request(
+      { method, params } as { method: "tools/list" },
+      options,
+    )) as {
+      nextCursor?: string;
+    };
     pageBytes.push(Buffer.byteLength(JSON.stringify(page)));
     const items = (page as Record<string, unknown>)[list] as {
       name?: string;

@@ -1,5 +1,10 @@
 import { appendFileSync } from "node:fs";
-import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  RequestId,
+  ServerContext,
+  Transport,
+} from "@modelcontextprotocol/server";
 import { Server } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
@@ -33,12 +38,27 @@ export function toolServer(spec: ToolServerSpec): Server {
   );
   // `--list-log <file>`: a line per tools/list request, so a test counts what the server was asked.
   const listLog = flag("list-log", "");
-  server.setRequestHandler("tools/list", async (req) => {
+  // Raw tools on purpose: a test server may send tools the protocol schema would reject, and
+  // SDK 2 rewrites some on their way out (an `outputSchema` without an object root is wrapped
+  // for the 2025 wire), so each page is put back into its response as it was made.
+  const rawPages = new Map<RequestId, unknown>();
+  server.setRequestHandler("tools/list", async (req, ctx) => {
     if (listLog !== "") appendFileSync(listLog, `tools/list ${req.params?.cursor ?? ""}\n`);
     const page = await spec.list(req.params?.cursor);
-    // Raw tools on purpose: a test server may send tools the protocol schema would reject.
+    rawPages.set(ctx.mcpReq.id, page);
     return page as unknown as { tools: [] };
   });
+  const connect = server.connect.bind(server);
+  server.connect = (transport: Transport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (!("result" in message) || !rawPages.has(message.id)) return send(message, options);
+      const result = rawPages.get(message.id) as typeof message.result;
+      rawPages.delete(message.id);
+      return send({ ...message, result }, options);
+    };
+    return connect(transport);
+  };
   server.setRequestHandler("tools/call", async (req, ctx) =>
     spec.call(req.params.name, req.params.arguments ?? {}, ctx),
   );
