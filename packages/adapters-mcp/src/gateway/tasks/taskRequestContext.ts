@@ -1,3 +1,4 @@
+import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
 import type { DownstreamExtra } from "../downstreamPeer.js";
 import type { GatewayHub } from "../gatewayHub.js";
 import type { ConversationTasks } from "./conversationTasks.js";
@@ -13,7 +14,8 @@ type Relay = (request: never, ...rest: unknown[]) => Promise<unknown>;
  * to the task's client, tagged with the task (MCP's related-task key), on its `tasks/result`
  * when one waits, else on its own. While the client answers a request the task is
  * `input_required`. Shaped as the SDK's handler context (`ctx.mcpReq`), which is what the
- * gateway hands a server's requests to; its id names the task, not a request of the client.
+ * gateway hands a server's requests to; its id and `_meta` name the task, not a request of
+ * the client.
  */
 export function taskRequestContext(
   hub: GatewayHub,
@@ -51,6 +53,8 @@ export function taskRequestContext(
     mcpReq: {
       id: `task:${entry.taskId}`,
       method: "tools/call",
+      // It belongs to a task: what reads the key (sendProgress) takes `notify`, which routes it.
+      _meta: { [RELATED_TASK_META_KEY]: { taskId: entry.taskId } },
       signal: entry.abort?.signal ?? new AbortController().signal,
       requestState: () => undefined,
       notify,
