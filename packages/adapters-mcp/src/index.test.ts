@@ -1,26 +1,13 @@
-import { describe, expect, expectTypeOf, it } from "vitest";
-import {
-  openSession,
-  openStandaloneConversation,
-  type SessionEvent,
-  type SessionOptions,
-  StandaloneConversation,
-  type StandaloneConversationOptions,
-  type StreamEvent,
-  ToolledgerSession,
-} from "./index.js";
+import { describe, expect, it } from "vitest";
+import * as adapters from "./index.js";
 
-// Issue 35 (one word per thing): the 0.2 names of a conversation with a host of its own and of
-// a stream's event stay exported, deprecated, for 0.3.x (CHANGELOG 0.3.0).
-describe("issue 35: the 0.2 names are aliases of the new ones", () => {
-  it("ToolledgerSession and openSession are StandaloneConversation and openStandaloneConversation", () => {
-    expect(ToolledgerSession).toBe(StandaloneConversation);
-    expect(openSession).toBe(openStandaloneConversation);
-    expectTypeOf<ToolledgerSession>().toEqualTypeOf<StandaloneConversation>();
-  });
-
-  it("SessionOptions and SessionEvent are StandaloneConversationOptions and StreamEvent", () => {
-    expectTypeOf<SessionOptions>().toEqualTypeOf<StandaloneConversationOptions>();
-    expectTypeOf<SessionEvent>().toEqualTypeOf<StreamEvent>();
+// Issue 35 kept the 0.2 names (ToolledgerSession, openSession) as deprecated aliases for 0.3.x
+// only (CHANGELOG 0.3.0); 0.4.0 removes them, as announced.
+describe("0.4.0: the 0.2 names deprecated in 0.3.x are gone", () => {
+  it("exports StandaloneConversation and openStandaloneConversation, not ToolledgerSession and openSession", () => {
+    expect(typeof adapters.StandaloneConversation).toBe("function");
+    expect(typeof adapters.openStandaloneConversation).toBe("function");
+    expect("ToolledgerSession" in adapters).toBe(false);
+    expect("openSession" in adapters).toBe(false);
   });
 });

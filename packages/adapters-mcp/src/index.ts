@@ -96,17 +96,3 @@ export {
   type ServerName,
   serverScriptPath,
 } from "./serverScriptPath.js";
-
-// Issue 35 (one word per thing): the 0.2 names of a conversation with a host of its own and of
-// a stream's event, kept for one minor version (0.3.x).
-
-/** @deprecated use StandaloneConversation (removed in 0.4.0). */
-export const ToolledgerSession = StandaloneConversation;
-/** @deprecated use StandaloneConversation (removed in 0.4.0). */
-export type ToolledgerSession = StandaloneConversation;
-/** @deprecated use openStandaloneConversation (removed in 0.4.0). */
-export const openSession = openStandaloneConversation;
-/** @deprecated use StandaloneConversationOptions (removed in 0.4.0). */
-export type SessionOptions = StandaloneConversationOptions;
-/** @deprecated use StreamEvent (removed in 0.4.0). */
-export type SessionEvent = StreamEvent;
