@@ -116,6 +116,20 @@ async function exercise(c: Downstream): Promise<void> {
   }
 }
 
+/** G1 through a modern upstream: its prompts (prefixed) and resources, listed and read. */
+async function promptsAndResources(
+  client: Awaited<ReturnType<typeof serveOverStdio>>["client"],
+): Promise<void> {
+  const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  expect(prompts).toEqual(expect.arrayContaining(["m__greet", "d__greet"]));
+  const got = await client.getPrompt({ name: "m__greet", arguments: { who: "ann" } });
+  expect(got.messages[0]?.content).toEqual({ type: "text", text: "modern-only greets ann" });
+  const resources = (await client.listResources()).resources.map((r) => r.uri);
+  expect(resources).toEqual(expect.arrayContaining(["modern-only://info", "dual-era://info"]));
+  const read = await client.readResource({ uri: "modern-only://info" });
+  expect(read.contents[0]).toMatchObject({ text: "modern-only info (modern)" });
+}
+
 /** The recorded verdicts: modern by server/discover for m and d, legacy by initialize for l. */
 async function expectVerdicts(db: string): Promise<void> {
   const byServer = Object.fromEntries((await eras(db)).map((e) => [e.extension, e]));
@@ -140,14 +154,15 @@ async function expectVerdicts(db: string): Promise<void> {
 }
 
 const stdioServers = (dir: string) => ({
-  m: shippedServer("modernOnly", "--log", join(dir, "m.log")),
+  // Its tools come in pages of two: every page is read.
+  m: shippedServer("modernOnly", "--log", join(dir, "m.log"), "--page-size", "2"),
   d: shippedServer("dualEra"),
   l: shippedServer("changing"),
 });
 
 async function httpServers(): Promise<{ config: object; stop: () => Promise<void> }> {
   const started: TestServer[] = [
-    await startTestServer("modernOnly", "--http"),
+    await startTestServer("modernOnly", "--http", "--page-size", "2"),
     await startTestServer("dualEra", "--http"),
     await startTestServer("http"),
   ];
@@ -177,6 +192,7 @@ describe("V1 upstream eras through `toolledger serve`: modern-only, dual-era and
     const c = await serveOverStdio(dir, { mcpServers: stdioServers(dir) });
     try {
       await exercise(v2(c));
+      await promptsAndResources(c.client);
     } finally {
       await c.close();
     }
@@ -215,6 +231,7 @@ describe("V1 upstream eras through `toolledger serve`: modern-only, dual-era and
       const c = await sdkClientOverHttp(serve.url, serve.stderr);
       try {
         await exercise(v2(c));
+        await promptsAndResources(c.client);
       } finally {
         await c.close();
       }

@@ -9,7 +9,8 @@ import { flag, hasFlag, objectSchema, text, unknownTool } from "./serve.js";
  * V1: a test server on the SDK's era-aware entries (createMcpHandler over HTTP with `--http`,
  * serveStdio otherwise), modern-only (`legacy: 'reject'`) or dual-era (the defaults). Tools:
  * `echo`, `era` (the era of the request), `add_tool` (adds a tool and says tools/list_changed,
- * on the listen streams of modern clients), `crash` (answers, then exits). `--legacy-only`: the
+ * on the listen streams of modern clients), `crash` (answers, then exits); a prompt `greet` and a
+ * resource `<name>://info`; `--page-size N` lists tools in pages. `--legacy-only`: the
  * same over stdio on the 2025-era entry alone (a legacy server). `--log <file>`: a line per process start and per
  * `server/discover` request (HTTP), so a test counts probes and sibling processes.
  */
@@ -30,9 +31,42 @@ export function startEraServer(name: string, legacy: "reject" | "serve"): void {
   const build = (era: string) => {
     const server = new Server(
       { name, version: "0.1.0" },
-      { capabilities: { tools: { listChanged: true } }, instructions: `${name} test server` },
+      {
+        capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
+        instructions: `${name} test server`,
+      },
     );
-    server.setRequestHandler("tools/list", () => ({ tools: tools() }) as never);
+    // `--page-size N`: tools/list in pages of N (a client must follow nextCursor).
+    server.setRequestHandler("tools/list", (req) => {
+      const all = tools();
+      const size = Number(flag("page-size", "0")) || all.length;
+      const start = Number(req.params?.cursor ?? "0");
+      const next = start + size;
+      return {
+        tools: all.slice(start, next),
+        ...(next < all.length ? { nextCursor: String(next) } : {}),
+      } as never;
+    });
+    server.setRequestHandler("prompts/list", () => ({
+      prompts: [{ name: "greet", arguments: [{ name: "who", required: true }] }],
+    }));
+    server.setRequestHandler("prompts/get", (req) => ({
+      messages: [
+        {
+          role: "user" as const,
+          content: {
+            type: "text" as const,
+            text: `${name} greets ${req.params.arguments?.who ?? "nobody"}`,
+          },
+        },
+      ],
+    }));
+    server.setRequestHandler("resources/list", () => ({
+      resources: [{ uri: `${name}://info`, name: "info", mimeType: "text/plain" }],
+    }));
+    server.setRequestHandler("resources/read", (req) => ({
+      contents: [{ uri: req.params.uri, mimeType: "text/plain", text: `${name} info (${era})` }],
+    }));
     server.setRequestHandler("tools/call", async (req) => {
       const args = req.params.arguments ?? {};
       switch (req.params.name) {
