@@ -94,7 +94,13 @@ export async function startAuthorizationStep(options: {
         };
       }
       options.onSecret(r.code);
-      await auth(provider, { ...request, authorizationCode: r.code });
+      // RFC 9207: the callback's `iss` goes with the code, for SDK 2 to check against the
+      // issuer it discovered (a missing one fails only where the server says it sends one).
+      await auth(provider, {
+        ...request,
+        authorizationCode: r.code,
+        ...(r.iss === undefined ? {} : { iss: r.iss }),
+      });
       return { ok: true };
     } catch (error) {
       const f = failureOf(error, options.redactor());

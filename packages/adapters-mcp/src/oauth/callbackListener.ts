@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 
 /** What the authorization server sent back to the redirect URI. */
 export type CallbackResult =
-  | { ok: true; code: string }
+  /** `iss`: the authorization server's RFC 9207 issuer, when it sent one (SDK 2 checks it). */
+  | { ok: true; code: string; iss?: string }
   | { ok: false; error: string; description: string | null };
 
 /** The redirect's path on the loopback listener. */
@@ -89,7 +90,8 @@ export class CallbackListener {
   #read(params: URLSearchParams): CallbackResult | null {
     if (this.#state === null || params.get("state") !== this.#state) return null;
     const code = params.get("code");
-    if (code) return { ok: true, code };
+    const iss = params.get("iss");
+    if (code) return iss ? { ok: true, code, iss } : { ok: true, code };
     const error = params.get("error");
     if (error) return { ok: false, error, description: params.get("error_description") };
     return null;

@@ -46,15 +46,17 @@ describe("serve's direct path for a plain tools/call (stdio), with the SDK's cli
       const unknown = await rejection(c.client.callTool({ name: "raw__nope", arguments: {} }));
       expect(unknown.code).toBe(ProtocolErrorCode.InvalidParams);
       // Arguments that are no object: not a plain call, so the SDK's dispatch answers it, as
-      // it always did (its schema's complaint, as an internal error).
+      // it always did; SDK 2 says InvalidParams with its schema's complaint (SDK 1 said
+      // InternalError; decisions.md).
       const invalid = await rejection(
         c.client.request({
           method: "tools/call",
           params: { name: "raw__stats", arguments: [] as never },
         }),
       );
-      expect(invalid.code).toBe(ProtocolErrorCode.InternalError);
-      expect(invalid.message).toMatch(/"expected": "record"/);
+      expect(invalid.code).toBe(ProtocolErrorCode.InvalidParams);
+      expect(invalid.message).toMatch(/Invalid tools\/call request/);
+      expect(invalid.message).toMatch(/record/);
       // With a progress token (`_meta`) the SDK's dispatch answers too, and the reports arrive.
       let reports = 0;
       const progressed = await c.client.request(
