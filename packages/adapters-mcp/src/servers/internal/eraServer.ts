@@ -64,6 +64,7 @@ export function startEraServer(name: string, legacy: "reject" | "serve"): void {
     server.setRequestHandler("resources/list", () => ({
       resources: [{ uri: `${name}://info`, name: "info", mimeType: "text/plain" }],
     }));
+    server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
     server.setRequestHandler("resources/read", (req) => ({
       contents: [{ uri: req.params.uri, mimeType: "text/plain", text: `${name} info (${era})` }],
     }));
