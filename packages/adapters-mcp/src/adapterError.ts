@@ -29,7 +29,10 @@ export type AdapterErrorCode =
 /** Infrastructure failure of the adapters, checked by `code` (domain refusals are values). */
 export class AdapterError extends Error {
   readonly code: AdapterErrorCode;
-  /** PROTOCOL_ERROR only: true when the server answered with a JSON-RPC error (it is alive). */
+  /**
+   * PROTOCOL_ERROR: true when the server answered with a JSON-RPC error (it is alive);
+   * START_FAILED: true when it refused the era its config pinned (V1: a restart cannot cure it).
+   */
   readonly serverAnswered: boolean;
   /** AUTHORIZATION_REQUIRED only: settles once the server is authorized (never rejects). */
   readonly authorized: Promise<void> | undefined;

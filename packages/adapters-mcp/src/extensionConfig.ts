@@ -17,6 +17,12 @@ interface CommonConfig {
   /** P5: how this server's definitions are pinned (default: the host's). Not part of the fingerprint. */
   pinning?: "quarantine" | "warn" | "off";
   /**
+   * V1: the protocol era to reach this server in: `auto` (default: probe with server/discover,
+   * else initialize), `legacy` (2025-11-25, no probe) or `modern` (2026-07-28, no fallback).
+   * Not part of the fingerprint.
+   */
+  protocolEra?: "auto" | "legacy" | "modern";
+  /**
    * How long from its start a first tools/list waits for this server (a host's
    * `untilListed`; default: the host's `startupGraceMs`). Not part of the fingerprint.
    */

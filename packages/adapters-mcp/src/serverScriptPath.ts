@@ -25,6 +25,8 @@ export const SERVER_NAMES = [
   "oauthProtected",
   "witness",
   "scenarios",
+  "modernOnly",
+  "dualEra",
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 

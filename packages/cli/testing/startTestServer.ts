@@ -9,12 +9,12 @@ export interface TestServer {
 }
 
 /**
- * Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE, `scenarios`:
- * SDK v2, 2025-11-25 and 2026-07-28 on one endpoint) on a free port.
+ * Starts a shipped HTTP test server (`http`: streamable HTTP, `sse`: legacy SSE; V1's
+ * `modernOnly` and `dualEra` with `--http`; `scenarios`, the conformance upstream: SDK v2, both eras on one endpoint) on a free port, with `args`.
  */
 export async function startTestServer(
-  name: "http" | "sse" | "scenarios",
-  args: readonly string[] = [],
+  name: "http" | "sse" | "modernOnly" | "dualEra" | "scenarios",
+  ...args: string[]
 ): Promise<TestServer> {
   const child = spawn(process.execPath, [join(SERVERS, `${name}.js`), "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,6 +2,7 @@ import type { Progress } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { Redactor } from "../redaction/redactor.js";
 import type { ConnectionAuth } from "./connectionAuth.js";
+import type { EraRequest } from "./eraNegotiation.js";
 
 export interface ConnectOptions {
   /** How long starting the server and the MCP handshake may take. Default 30 s. */
@@ -15,6 +16,8 @@ export interface ConnectOptions {
   clientInfo?: { name: string; version: string };
   /** Removes secrets from every message this connection makes (a function: read when used). Default: this config's secrets. */
   redactor?: Redactor | (() => Redactor);
+  /** V1: the era to reach the server in (probe, pin, or a verdict known before). Default: legacy, no probe. */
+  era?: EraRequest;
   /** A1–A4: the server's OAuth client (HTTP and SSE): its fetch carries the bearer token. */
   auth?: ConnectionAuth;
   /** Largest message read from a stdio server (a larger reply fails its request, named as such). Default 64 MiB. */

@@ -19,7 +19,15 @@ import {
   UPSTREAM_CLIENT_CAPABILITIES,
 } from "./connectionTypes.js";
 import { DirectRequests } from "./directRequests.js";
+import {
+  type EraOutcome,
+  eraOutcome,
+  negotiationOptions,
+  priorOption,
+  withoutServerInfo,
+} from "./eraNegotiation.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./lineBuffer.js";
+import { ModernListen } from "./modernListen.js";
 import { openTransport } from "./openTransport.js";
 import { describeOversize, oversizeOfTransportError } from "./oversize.js";
 import { ProgressRouter } from "./progressRouter.js";
@@ -60,8 +68,12 @@ export class ExtensionConnection {
   #lostReason: string | null = null;
   /** G1: the progress of our requests, by the token we sent up. */
   readonly #progress: ProgressRouter;
-  /** Our requests, sent and answered beside the SDK client (see DirectRequests). */
+  /** Our requests, sent and answered beside the SDK client (see DirectRequests); legacy era only. */
   readonly #direct: DirectRequests;
+  /** V1: the era it landed on (set by the handshake). */
+  #era: EraOutcome = { era: "legacy", protocolVersion: "", probed: false };
+  /** V1: a modern server's change notifications (its listen stream). */
+  #listen: ModernListen | null = null;
 
   private constructor(
     config: ExtensionConfig,
@@ -92,8 +104,10 @@ export class ExtensionConnection {
       maxMessageBytes,
       ...(options.auth ? { fetch: options.auth.fetch } : {}),
     });
+    const startTimeoutMs = config.startTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
     const client = new Client(options.clientInfo ?? { name: "toolledger", version: "0.1.0" }, {
       capabilities: options.onRequest ? UPSTREAM_CLIENT_CAPABILITIES : {},
+      ...negotiationOptions(options.era, startTimeoutMs),
     });
     const connection = new ExtensionConnection(config, client, transport, options);
     if (transport instanceof StdioClientTransport)
@@ -104,6 +118,11 @@ export class ExtensionConnection {
       closed: () => connection.#handleClose(),
     });
     await connection.#handshake(options);
+    if (connection.#era.era === "modern") {
+      // V1: a modern server's list_changed come on its listen stream (see ModernListen).
+      connection.#listen = new ModernListen(client, connection.capabilities, options);
+      await connection.#listen.open(startTimeoutMs);
+    }
     // A reply to a request of ours settles it, and a progress report for one goes to its
     // relay, as they are read (see interceptMessages and DirectRequests).
     interceptMessages(
@@ -123,13 +142,18 @@ export class ExtensionConnection {
     options.signal?.addEventListener("abort", abandon, { once: true });
     try {
       if (options.signal?.aborted) throw new Error("the start was abandoned");
-      await this.#client.connect(transport, { timeout: startTimeoutMs });
+      await this.#client.connect(transport, {
+        timeout: startTimeoutMs,
+        ...priorOption(options.era),
+      });
+      this.#era = await eraOutcome(this.#client, options.era, startTimeoutMs);
     } catch (error) {
       this.#closing = true;
       // The start failure is what the caller must see; a failing cleanup would only hide it.
       await transport.close().catch(() => undefined);
       throw startFailure(error, {
         config,
+        eraMode: options.era?.mode,
         startTimeoutMs,
         auth: this.#auth,
         redactor: this.#redactor,
@@ -139,6 +163,11 @@ export class ExtensionConnection {
       options.signal?.removeEventListener("abort", abandon);
     }
     this.#ready = true;
+  }
+
+  /** V1: the era the connection speaks and how it was settled (the server's advertisement, when modern). */
+  get era(): EraOutcome {
+    return this.#era;
   }
 
   /** Whether the connection is gone (closed by us, or lost). */
@@ -158,12 +187,13 @@ export class ExtensionConnection {
 
   /** Server instructions from the handshake, if any. */
   get instructions(): string | undefined {
-    return this.#client.getInstructions();
+    // V1: a modern connection's advertisement may have been asked again (see EraPrior.refresh).
+    return this.#era.discover ? this.#era.discover.instructions : this.#client.getInstructions();
   }
 
   /** What the server declared at the handshake (prompts, resources, logging, completions…). */
   get capabilities(): ServerCapabilities {
-    return this.#client.getServerCapabilities() ?? {};
+    return this.#era.discover?.capabilities ?? this.#client.getServerCapabilities() ?? {};
   }
 
   /**
@@ -210,14 +240,21 @@ export class ExtensionConnection {
     ) as Promise<ToolCallResult>;
   }
 
+  /** Whether the server answers; a modern server has no `ping`: `server/discover` asks instead. */
   async ping(timeoutMs: number): Promise<void> {
-    await this.#request("ping", undefined, LooseResult, { timeoutMs });
+    await this.#request(
+      this.#era.era === "modern" ? "server/discover" : "ping",
+      undefined,
+      LooseResult,
+      { timeoutMs },
+    );
   }
 
   /** Closes the connection (and stops a stdio server). Not reported as lost. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closing = true;
+    this.#listen?.stop();
     await this.#client.close();
   }
 
@@ -228,6 +265,7 @@ export class ExtensionConnection {
   async abandon(reason: string): Promise<void> {
     if (this.#closed) return;
     this.#lostReason = reason;
+    this.#listen?.stop();
     const pid = this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
     if (pid !== null) {
       try {
@@ -260,12 +298,16 @@ export class ExtensionConnection {
     }
     const request = params === undefined ? { method } : { method, params };
     const send = () =>
-      this.#direct.request(request, schema, {
-        timeout: limits.timeoutMs,
-        ...(limits.signal ? { signal: limits.signal } : {}),
-        // Only `callTool` sets it, whose schema's output is a ToolCallResult.
-        ...(limits.onResult ? { onResult: limits.onResult as (result: z.infer<S>) => void } : {}),
-      }) as Promise<z.infer<S>>;
+      this.#era.era === "modern"
+        ? this.#sdkRequest(request, schema, limits)
+        : (this.#direct.request(request, schema, {
+            timeout: limits.timeoutMs,
+            ...(limits.signal ? { signal: limits.signal } : {}),
+            // Only `callTool` sets it, whose schema's output is a ToolCallResult.
+            ...(limits.onResult
+              ? { onResult: limits.onResult as (result: z.infer<S>) => void }
+              : {}),
+          }) as Promise<z.infer<S>>);
     try {
       return await sendAfterAuthorization(send, limits.timeoutMs, limits.signal);
     } catch (error) {
@@ -277,6 +319,21 @@ export class ExtensionConnection {
     } finally {
       if (token !== undefined) this.#progress.release(token);
     }
+  }
+
+  /** V1: a modern connection's requests go through the SDK client (2026-07-28 envelope, headers). */
+  async #sdkRequest<S extends z.ZodType>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: S,
+    limits: RequestLimits,
+  ): Promise<z.infer<S>> {
+    const result = (await this.#client.request(request as never, schema, {
+      timeout: limits.timeoutMs,
+      ...(limits.signal ? { signal: limits.signal } : {}),
+    })) as z.infer<S>;
+    withoutServerInfo(result as Record<string, unknown>);
+    limits.onResult?.(result as ToolCallResult);
+    return result;
   }
 
   #failureContext(): FailureContext {
@@ -308,6 +365,7 @@ export class ExtensionConnection {
   #handleClose(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#listen?.stop();
     this.#direct.closed();
     if (!this.#ready || (this.#closing && this.#lostReason === null)) return;
     if (this.#lostReason !== null) {

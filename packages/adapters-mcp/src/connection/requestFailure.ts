@@ -61,8 +61,9 @@ export function requestFailure(
 /** What a server said about a failure: redacted, then cut (an HTTP body may be megabytes). */
 export function serverText(error: unknown, redactor: Redactor): string {
   const status = error instanceof SdkHttpError && error.status ? `HTTP ${error.status}: ` : "";
-  return (
-    status +
-    redactor.head(error instanceof Error ? error.message : String(error), SERVER_TEXT_CHARS)
-  );
+  let text = error instanceof Error ? error.message : String(error);
+  // V1: the era probe's HTTP failure keeps the server's answer apart (`initialize` quoted it).
+  const body = error instanceof SdkHttpError ? (error.data as { text?: unknown })?.text : undefined;
+  if (typeof body === "string" && body !== "" && !text.includes(body)) text += `: ${body}`;
+  return status + redactor.head(text, SERVER_TEXT_CHARS);
 }

@@ -3,6 +3,7 @@ import { AdapterError } from "../adapterError.js";
 import { describeConfig, type ExtensionConfig } from "../extensionConfig.js";
 import type { Redactor } from "../redaction/redactor.js";
 import { authorizationFailure, type ConnectionAuth } from "./connectionAuth.js";
+import { type EraMode, eraMismatch } from "./eraNegotiation.js";
 import { serverText } from "./requestFailure.js";
 import type { ServerProcess } from "./serverProcess.js";
 
@@ -15,6 +16,8 @@ export function startFailure(
   error: unknown,
   start: {
     config: ExtensionConfig;
+    /** V1: the era the config pinned (a mismatch is said as such). */
+    eraMode?: EraMode | undefined;
     startTimeoutMs: number;
     auth: ConnectionAuth | undefined;
     redactor: Redactor;
@@ -24,6 +27,12 @@ export function startFailure(
   const { config, redactor, process } = start;
   const unauthorized = authorizationFailure(error, start.auth, redactor);
   if (unauthorized) return unauthorized;
+  const mismatch = eraMismatch(error, start.eraMode, config.name);
+  if (mismatch)
+    return new AdapterError("START_FAILED", redactor.redact(mismatch), {
+      cause: error,
+      serverAnswered: true,
+    });
   const why =
     error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
       ? `the MCP handshake did not complete within ${start.startTimeoutMs} ms`

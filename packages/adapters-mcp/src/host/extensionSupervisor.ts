@@ -128,7 +128,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
     try {
       await this.#connect(this.#retryNote());
     } catch (error) {
-      if (!this.#removed && !this.#untilAuthorized(error)) this.#retryLater();
+      if (!this.#removed && !this.#untilAuthorized(error)) this.#retryUnlessRefused(error);
       throw error;
     }
   }
@@ -185,7 +185,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
       await this.#connect(this.#retryNote(), control.signal);
     } catch (error) {
       if (this.#removed || control.signal.aborted) return;
-      if (!this.#untilAuthorized(error)) this.#retryLater();
+      if (!this.#untilAuthorized(error)) this.#retryUnlessRefused(error);
       return;
     }
     const connection = this.#connection;
@@ -226,8 +226,11 @@ export class ExtensionSupervisor implements SupervisedExtension {
       record: (command) => host.record(command),
       secret: (value) => host.addSecret(value),
     });
+    // V1: probed once per server; a verdict known already is reused (see EraVerdicts).
+    const era = await host.eras.attempt(this.key, this.config, this.#auth);
     try {
       connection = await ExtensionConnection.connect(this.config, {
+        era: era.request,
         connectTimeoutMs: host.options.connectTimeoutMs,
         redactor: () => host.redactor,
         ...(this.#auth ? { auth: this.#auth } : {}),
@@ -261,11 +264,12 @@ export class ExtensionSupervisor implements SupervisedExtension {
     } catch (error) {
       const e = asAdapterError(error);
       if (signal?.aborted) throw e;
+      host.eras.failed(this.key, era);
       this.#reason = e.message;
       if (!this.#removed && !host.closed)
         await host.startFailed(
           this,
-          `${e.message}${e.code === "AUTHORIZATION_REQUIRED" ? "" : note}`,
+          `${e.message}${e.code === "AUTHORIZATION_REQUIRED" || e.serverAnswered ? "" : note}`,
         );
       throw e;
     }
@@ -274,6 +278,7 @@ export class ExtensionSupervisor implements SupervisedExtension {
       await connection.close();
       return;
     }
+    host.record(host.eras.settled(this.key, era, connection.era));
     this.#generation = generation;
     this.#connection = connection;
     this.#connectedAt = Date.now();
@@ -340,6 +345,13 @@ export class ExtensionSupervisor implements SupervisedExtension {
     if (n >= policy.attempts)
       return ` (no restart left after ${n} attempts: restart toolledger or reconnect it)`;
     return ` (restarting in ${seconds(backoff(policy, n))}: attempt ${n + 1} of ${policy.attempts})`;
+  }
+
+  /** V1: a server that refused the era its config pinned fails at once (a restart cannot cure it). */
+  #retryUnlessRefused(error: unknown): void {
+    const e = error as Partial<AdapterError> | null;
+    if (e?.code === "START_FAILED" && e.serverAnswered) this.enter("failed");
+    else this.#retryLater();
   }
 
   /** Schedules the next attempt (bounded, exponential backoff), or gives up. */

@@ -59,7 +59,10 @@ describe("startExtensions", () => {
     host = await openHost({ retry: FAST_RETRY });
     const ready = waitFor(host.status$, (s) => s.phase === "ready", "flaky ready", 20_000);
     await host.startExtensions([
-      shipped("flaky", "slowStart", ["--crash-first", "2", "--state", state, "--name", "flaky"]),
+      // Pinned legacy: an `auto` probe would spend a start on the SDK's sibling process (V1).
+      shipped("flaky", "slowStart", ["--crash-first", "2", "--state", state, "--name", "flaky"], {
+        protocolEra: "legacy",
+      }),
     ]);
     await ready;
     expect(listTools(host.state).map((t) => t.publicName)).toEqual(["flaky__ping"]);

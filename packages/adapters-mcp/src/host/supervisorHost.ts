@@ -6,12 +6,14 @@ import type { StreamWriter } from "../ledger/streamWriter.js";
 import type { Redactor } from "../redaction/redactor.js";
 import type { BackgroundWork } from "./backgroundWork.js";
 import type { UpstreamNotification, UpstreamRequestHandler } from "./callUpstream.js";
+import { EraVerdicts, recordedEra } from "./eraVerdicts.js";
 import type { ExtensionStatus } from "./extensionStatus.js";
 import type { ResolvedHostOptions } from "./hostOptions.js";
 import type { ExtensionLists } from "./lists/extensionLists.js";
 import { type CatalogList, recordCatalogLoss } from "./lists/recordCatalog.js";
 import { recordFetchFailure } from "./lists/recordToolsFetch.js";
 import type { HostPins } from "./pins/hostPins.js";
+import { type LoggedEra, previousEras } from "./previousEras.js";
 import type { SupervisedExtension } from "./supervisedExtension.js";
 
 /** What a supervisor tells its host, and asks of it. */
@@ -22,6 +24,8 @@ export interface SupervisorHost {
   readonly closed: boolean;
   /** Who answers the server's sampling and elicitation requests (the gateway), if anyone. */
   readonly upstreamRequestHandler: UpstreamRequestHandler | null;
+  /** V1: each server's era verdict, kept and reused. */
+  readonly eras: EraVerdicts;
   /** A start failed; `error` says which attempt it was and what next. Recorded. */
   startFailed(s: SupervisedExtension, error: string): Promise<void>;
   /** Connected: list it (tools, prompts, resources); returns the tools listing's failure. */
@@ -69,8 +73,18 @@ export interface SupervisorHostParts {
 /** What a host's supervisors tell it (their connections' events) and ask of it, wired to its parts. */
 export function supervisorHost(p: SupervisorHostParts): SupervisorHost {
   const { writer, lists, background } = p;
+  // V1: a verdict of this registry stream, else of the database's earlier ones (read once).
+  let previous: Promise<Map<string, LoggedEra>> | null = null;
+  const eras = new EraVerdicts(async (key, fingerprint) => {
+    const own = recordedEra(writer.state, key);
+    if (own) return own;
+    previous ??= previousEras(writer.store, writer.streamId).catch(() => new Map());
+    const logged = (await previous).get(key);
+    return logged?.fingerprint === fingerprint ? logged.era : undefined;
+  });
   return {
     options: p.options,
+    eras,
     get redactor() {
       return p.redactor();
     },

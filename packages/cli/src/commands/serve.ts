@@ -10,6 +10,7 @@ import {
 } from "@toolledger/adapters-mcp";
 import { MAX_WIRE_NAME_LENGTH, MIN_WIRE_NAME_LENGTH } from "@toolledger/core";
 import { MAX_DEFINITION_KB } from "../config/configSchemas.js";
+import type { LoadedConfig } from "../config/serverConfig.js";
 import { shellQuote } from "../output/shellQuote.js";
 import { reportPins } from "../pins/reportPins.js";
 import { resolvePinning } from "../pins/resolvePinning.js";
@@ -29,6 +30,20 @@ import { type StartedHost, startHostInBackground } from "../serve/startSession.j
 import { resolveDatabasePath } from "../session/databasePath.js";
 import { openStore } from "../session/openStore.js";
 import { serveSpec, TOKEN_ENV } from "./serveSpec.js";
+
+/** V1: each server's era: its own `protocol_era`, else `--protocol-era`, else the file's, else auto. */
+function resolveProtocolEra(config: LoadedConfig, flag: string | undefined): LoadedConfig {
+  if (flag === undefined) return config;
+  if (flag !== "auto" && flag !== "legacy" && flag !== "modern")
+    throw usageError(
+      `serve: --protocol-era ${JSON.stringify(flag)}: give auto (probe each server once, MCP 2026-07-28 else 2025-11-25), legacy (2025-11-25) or modern (2026-07-28)`,
+      "serve",
+    );
+  return {
+    ...config,
+    servers: config.servers.map((s) => (s.protocolEraOwn ? s : { ...s, protocolEra: flag })),
+  };
+}
 
 /** L1: `--call-durability`, else the config file's `call_durability`, else write-ahead. */
 function durabilityOption(
@@ -66,7 +81,10 @@ export async function serveCommand(args: readonly string[], deps: Deps): Promise
   );
   const { deferral } = setup;
   const pinningFlags = parsed.values.pinning;
-  const config = resolvePinning(setup.config, Array.isArray(pinningFlags) ? pinningFlags : []);
+  const config = resolveProtocolEra(
+    resolvePinning(setup.config, Array.isArray(pinningFlags) ? pinningFlags : []),
+    stringOption(parsed, "protocol-era"),
+  );
   const location = resolveDatabasePath(stringOption(parsed, "db"), deps.env, deps.home, deps.cwd);
   const resume = stringOption(parsed, "conversation") ?? stringOption(parsed, "session");
   if (resume !== undefined && port !== undefined) {

@@ -81,6 +81,13 @@ export const serveSpec: CommandSpec = {
         "how tool, prompt and resource definitions are pinned (P5): quarantine (default: a changed or flagged definition waits for `toolledger approve`), warn (recorded, served as listed) or off; for one server as <server>=<policy> (repeatable); flags win over `pinning` in the config file",
     },
     {
+      name: "protocol-era",
+      type: "string",
+      value: "<auto|legacy|modern>",
+      description:
+        "the MCP protocol era to reach each server in (V1): auto (default: probe it once with server/discover, MCP 2026-07-28, falling back to initialize, 2025-11-25; the verdict is recorded and reused), legacy (2025-11-25, no probe) or modern (2026-07-28 only); a server's own protocol_era in the config file wins, the file's toolledger.protocol_era does not",
+    },
+    {
       name: "record-payloads",
       type: "boolean",
       description:

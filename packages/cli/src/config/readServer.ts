@@ -165,6 +165,7 @@ export function readServer(server: RawServer, context: ReadContext): ServerConfi
     hidden: entry.hidden,
     ...(pinning === undefined ? {} : { pinning }),
     ...(protocolEra === undefined ? {} : { protocolEra }),
+    ...(entry.protocol_era === undefined ? {} : { protocolEraOwn: true }),
     secrets: [...new Set(secrets)],
     ...(problem === undefined ? {} : { problem }),
     source: { file: context.file, line },

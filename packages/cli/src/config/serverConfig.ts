@@ -53,6 +53,8 @@ export interface ServerConfig {
    * `--protocol-era`, else `auto`.
    */
   protocolEra?: "auto" | "legacy" | "modern";
+  /** V1: the entry set `protocol_era` itself (it wins over `--protocol-era`; the file's setting does not). */
+  protocolEraOwn?: true;
   /** Values expanded from environment variables into command, args or url: redacted like env values. */
   secrets: string[];
   /** Why this server cannot be started (a missing `env_keys` variable), or undefined. */

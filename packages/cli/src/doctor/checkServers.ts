@@ -53,7 +53,12 @@ export async function checkServers(
         try {
           connection = await ExtensionConnection.connect(
             { ...config, startTimeoutMs: timeoutMs },
-            { connectTimeoutMs: timeoutMs, clientInfo: { name: "toolledger-doctor", version } },
+            {
+              connectTimeoutMs: timeoutMs,
+              clientInfo: { name: "toolledger-doctor", version },
+              // V1: probed as serve would (its own probe: the log's verdict may be stale).
+              era: { mode: config.protocolEra ?? "auto" },
+            },
           );
           const fetched = await fetchTools(connection, {
             requestTimeoutMs: timeoutMs,
@@ -64,7 +69,7 @@ export async function checkServers(
             check: "server",
             subject,
             status: fetched.complete ? "ok" : "warn",
-            message: `started and listed ${fetched.tools.length} tool(s) in ${took} ms${fetched.complete ? "" : ` (incomplete: ${fetched.reason})`}`,
+            message: `started and listed ${fetched.tools.length} tool(s) in ${took} ms${fetched.complete ? "" : ` (incomplete: ${fetched.reason})`}; ${eraText(connection.era, config.protocolEra)}`,
             ms: took,
           };
         } catch (error) {
@@ -90,6 +95,20 @@ export async function checkServers(
     }
   }
   return [...findings, ...(await runLimited(jobs, PARALLEL))];
+}
+
+/** V1: which era the server speaks, and how doctor found out. */
+function eraText(
+  era: ExtensionConnection["era"],
+  setting: "auto" | "legacy" | "modern" | undefined,
+): string {
+  const how =
+    setting === "legacy" || setting === "modern"
+      ? "pinned by its protocol_era"
+      : era.era === "modern"
+        ? "by server/discover"
+        : "no server/discover; initialize answered";
+  return `speaks MCP ${era.protocolVersion} (${era.era} era, ${how})`;
 }
 
 async function runLimited<T>(jobs: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {

@@ -107,7 +107,10 @@ describe("toolledger doctor", () => {
       ["claude-desktop/environment", "ok"],
       ["cursor via toolledger/calculator", "ok"],
     ]);
-    expect(servers[0]!.message).toMatch(/^started and listed 5 tool\(s\) in \d+ ms$/);
+    // V1: each server's era, found as serve finds it (notes is a legacy server).
+    expect(servers[0]!.message).toMatch(
+      /^started and listed 5 tool\(s\) in \d+ ms; speaks MCP 2025-11-25 \(legacy era, no server\/discover; initialize answered\)$/,
+    );
     for (const s of servers) expect(s.ms).toBeGreaterThan(0);
     expect(find(report, "oauth", "OAuth")[0]).toMatchObject({ status: "skip" });
     expect(r.stdout + r.stderr).not.toContain(SECRET);

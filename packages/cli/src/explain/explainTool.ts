@@ -6,6 +6,7 @@ import { callHistory, callsReason } from "./callHistory.js";
 import { deferredCallsReason } from "./callsWhileDeferred.js";
 import { explainCallsWhileUnknown } from "./callsWhileUnknown.js";
 import { tasksReason } from "./callTasks.js";
+import { eraReason } from "./eraReason.js";
 import { explainEnableTools } from "./explainEnableTools.js";
 import { explainRegisteredTool } from "./explainRegisteredTool.js";
 import { explainSearchTools } from "./explainSearchTools.js";
@@ -39,6 +40,8 @@ export function explainTool(entries: readonly LogEntry[], name: string): Explana
   if (searches) explanation.reasons.push(searches);
   const tasks = tasksReason(explanation.calls);
   if (tasks) explanation.reasons.push(tasks);
+  const era = eraReason(entries, explanation.extension);
+  if (era) explanation.reasons.push(era);
   const authorization = authorizationReason(entries, explanation.extension);
   if (authorization) explanation.reasons.push(authorization);
   const calls = callsReason(explanation.calls);

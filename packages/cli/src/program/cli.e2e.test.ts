@@ -343,10 +343,14 @@ describe("tools", () => {
     const e = JSON.parse(r.stdout) as {
       publicName: string;
       status: string;
-      reasons: { rule: string }[];
+      reasons: { rule: string; text: string }[];
     };
     expect(e).toMatchObject({ publicName: "notes__add_note", status: "deferred" });
-    expect(e.reasons.map((x) => x.rule)).toEqual(["R13", "R1/R3", "D4"]);
+    // V1: and the era its server speaks (the notes server is a legacy one).
+    expect(e.reasons.map((x) => x.rule)).toEqual(["R13", "R1/R3", "D4", "V1"]);
+    expect(e.reasons.at(-1)?.text).toBe(
+      "its server notes speaks MCP 2025-11-25 (legacy era: no server/discover; initialize answered)",
+    );
   }, 60_000);
 
   test("a server that fails to start names its command and stderr tail, exit 6, the others still listed", async () => {

@@ -25,7 +25,7 @@ export function eraChange(event: ExtensionEraDetected): EraChange {
 export function describeEraChange(c: EraChange): string {
   const how =
     c.how === "pinned"
-      ? "pinned by its config's protocol_era, not probed"
+      ? "pinned by protocol_era (its config or serve --protocol-era), no fallback"
       : c.how === "discover"
         ? `server/discover offered ${c.supportedVersions.join(", ") || "nothing"}`
         : "no server/discover; initialize answered";

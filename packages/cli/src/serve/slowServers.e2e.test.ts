@@ -96,6 +96,8 @@ describe("serve with servers that are slow, hung or flaky", () => {
           ),
           // Three starts on a loaded machine take a while: a grace of its own covers them.
           startup_grace: 60,
+          // Pinned legacy: an `auto` probe would spend a start on the SDK's sibling process (V1).
+          protocol_era: "legacy",
         },
       },
     });

@@ -28,6 +28,7 @@ export function toExtensionConfig(
       : { startupGraceMs: server.startupGraceSeconds * 1000 }),
     ...(server.secrets.length === 0 ? {} : { secrets: server.secrets }),
     ...(server.pinning === undefined ? {} : { pinning: server.pinning }),
+    ...(server.protocolEra === undefined ? {} : { protocolEra: server.protocolEra }),
   };
   if (server.kind === "stdio" && server.command !== undefined) {
     return {
