@@ -70,7 +70,8 @@ export async function modernCalls(): Promise<BenchResult[]> {
         if (!r.isError) {
           const era = r.content[0]?.text;
           const want = c === modernGw ? "modern" : "legacy";
-          if (era !== want) throw new Error(`the upstream was reached in the ${era} era, not ${want}`);
+          if (era !== want)
+            throw new Error(`the upstream was reached in the ${era} era, not ${want}`);
           break;
         }
         if (tries > 200) throw new Error(`the gateway never served up__era: ${JSON.stringify(r)}`);

@@ -1,10 +1,3 @@
-import {
-  openStandaloneConversation,
-  StandaloneConversation,
-  type StandaloneConversationOptions,
-} from "./conversation/standaloneConversation.js";
-import type { StreamEvent } from "./ledger/streamEvent.js";
-
 export { AdapterError, type AdapterErrorCode, asAdapterError } from "./adapterError.js";
 export type { ConnectionAuth } from "./connection/connectionAuth.js";
 export {

@@ -205,7 +205,7 @@ describe("toolledger doctor", () => {
     const human = await runCli(["doctor", "--db", newer, "--no-servers"], { cwd: dir, env });
     expect(human.code).toBe(EXIT.unhealthy);
     expect(human.stdout).toMatch(
-      /^FAIL {2}database {2}\S+newer\.db \(--db\): .*schema version 99, newer than 3.* → a newer toolledger wrote it: upgrade this one/m,
+      /^FAIL {2}database {2}\S+newer\.db \(--db\): .*schema version 99, newer than 4.* → a newer toolledger wrote it: upgrade this one/m,
     );
   }, 180_000);
 });

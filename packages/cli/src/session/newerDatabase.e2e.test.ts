@@ -10,8 +10,8 @@ import { EXIT } from "../program/exitCodes.js";
 // Issue 25: a database a newer toolledger wrote (its schema version above this build's) is
 // refused by every command, reading or writing, with what to do, and is left as it was.
 
-const SQLITE_SCHEMA = 3;
-const POSTGRES_SCHEMA = 2;
+const SQLITE_SCHEMA = 4;
+const POSTGRES_SCHEMA = 3;
 
 /** What a newer toolledger leaves: the store's schema version one above this build's. */
 async function writtenByNewer(db: TestDatabase, location: string): Promise<number> {
