@@ -71,8 +71,27 @@ const SERVE_GAPS_2026: Record<string, string> = {
 };
 
 /** What fails through `toolledger serve --http`, by requirement set (scenario → why). */
+/**
+ * V1: under `auto` the gateway reaches this dual-era upstream in 2026-07-28, where a 2025
+ * client's `logging/setLevel` and `resources/subscribe` do not exist and the server cannot ask
+ * the client anything during a call: not bridged yet (issue 37). Pinning the server
+ * `protocol_era: legacy` keeps them (the upstream is then reached as before 0.4.0).
+ */
+const MODERN_UPSTREAM_2025 =
+  "a 2025-only request or server request, while the dual-era upstream is reached in 2026-07-28 (auto): not bridged yet (issue 37)";
 const THROUGH_SERVE: Record<Revision, Record<string, string>> = {
-  "2025-11-25": {},
+  "2025-11-25": Object.fromEntries(
+    [
+      "logging-set-level",
+      "tools-call-with-logging",
+      "tools-call-sampling",
+      "tools-call-elicitation",
+      "elicitation-sep1034-defaults",
+      "elicitation-sep1330-enums",
+      "resources-subscribe",
+      "resources-unsubscribe",
+    ].map((name) => [name, MODERN_UPSTREAM_2025]),
+  ),
   "2026-07-28": { ...UPSTREAM_2026, ...SERVE_GAPS_2026 },
 };
 
