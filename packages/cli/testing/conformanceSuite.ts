@@ -54,9 +54,21 @@ export async function runConformance(
   args: readonly string[],
   timeoutMs: number,
 ): Promise<{ code: number | null; log: string }> {
-  const node = await node22();
+  return runSuiteScript(await node22(), SUITE, args, timeoutMs);
+}
+
+/**
+ * Runs a conformance suite's CLI (`script`, any release) with `node` to completion, its
+ * stdout and stderr in one log (or kills it after `timeoutMs`).
+ */
+export function runSuiteScript(
+  node: string,
+  script: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; log: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [SUITE, ...args], {
+    const child = spawn(node, [script, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { PATH: process.env.PATH ?? "", HOME: tmpdir() },
     });

@@ -88,24 +88,13 @@ export async function connectEraClient(
       "url" in target ? new V1Http(new URL(target.url)) : new V1Stdio(stdioParams(target));
     if (!("url" in target)) onStderr(transport as V1Stdio);
     await client.connect(transport);
-    const listTools = async () => (await client.listTools()) as Record<string, unknown>;
-    return {
+    return handle(
       kind,
-      era: "legacy",
-      serverInfo: client.getServerVersion(),
-      capabilities: client.getServerCapabilities() as Record<string, unknown> | undefined,
-      names: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
-      order: async () => (await client.listTools()).tools.map((t) => t.name),
-      listTools,
-      call: async (tool, args = {}) => {
-        const r = await client.callTool({ name: tool, arguments: args });
-        return { text: text(r), isError: r.isError === true };
-      },
-      changes: () => changes,
-      stderr: () => stderr,
+      "legacy",
       client,
-      close: () => client.close(),
-    };
+      () => changes,
+      () => stderr,
+    );
   }
   const negotiation =
     kind === "modern"
@@ -126,22 +115,41 @@ export async function connectEraClient(
   const era = client.getProtocolEra() === "modern" ? "modern" : "legacy";
   // A 2026-07-28 client hears of changes only on a listen stream it opened (V1).
   if (era === "modern") await client.listen({ toolsListChanged: true });
-  const listTools = async () => (await client.listTools()) as Record<string, unknown>;
+  return handle(
+    kind,
+    era,
+    client,
+    () => changes,
+    () => stderr,
+  );
+}
+
+/** The EraClient of a connected client of either SDK (both have the calls used here). */
+function handle(
+  kind: EraClientKind,
+  era: "modern" | "legacy",
+  client: Client | V1Client,
+  changes: () => number,
+  stderr: () => string,
+): EraClient {
+  // The two SDKs' clients answer these calls alike; one of them types the calls for both.
+  const c = client as Client;
+  const listed = async () => (await c.listTools()).tools.map((t) => t.name);
   return {
     kind,
     era,
-    serverInfo: client.getServerVersion(),
-    capabilities: client.getServerCapabilities() as Record<string, unknown> | undefined,
-    names: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
-    order: async () => (await client.listTools()).tools.map((t) => t.name),
-    listTools,
+    serverInfo: c.getServerVersion(),
+    capabilities: c.getServerCapabilities() as Record<string, unknown> | undefined,
+    names: async () => (await listed()).sort(),
+    order: listed,
+    listTools: async () => (await c.listTools()) as Record<string, unknown>,
     call: async (tool, args = {}) => {
-      const r = await client.callTool({ name: tool, arguments: args });
+      const r = await c.callTool({ name: tool, arguments: args });
       return { text: text(r), isError: r.isError === true };
     },
-    changes: () => changes,
-    stderr: () => stderr,
+    changes,
+    stderr,
     client,
-    close: () => client.close(),
+    close: () => c.close(),
   };
 }

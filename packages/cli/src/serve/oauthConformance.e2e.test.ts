@@ -4,13 +4,13 @@
 // server in an MCP config, runs the built `toolledger serve` on it over stdio with the MCP
 // SDK's own client, and calls the server's tools as a host would. OAuth is toolledger's alone;
 // its browser step goes to a headless $BROWSER (`testing/headlessBrowser.mjs`).
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSuiteScript } from "../../testing/conformanceSuite.js";
 
 const CONFORMANCE_VERSION = "0.1.10";
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,27 +41,7 @@ interface ScenarioRun {
 }
 
 function run(args: string[], timeoutMs: number): Promise<{ code: number | null; log: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [suite, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { PATH: process.env.PATH ?? "", HOME: tmpdir() },
-    });
-    let log = "";
-    child.stdout.on("data", (c: Buffer) => {
-      log += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      log += c.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`conformance ${args.join(" ")} did not finish in ${timeoutMs} ms:\n${log}`));
-    }, timeoutMs);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, log });
-    });
-  });
+  return runSuiteScript(process.execPath, suite, args, timeoutMs);
 }
 
 /** The client scenarios `conformance list` names (the suite decides what "every" means). */
