@@ -15,57 +15,8 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
-import { callScenarioTool, type ListChanges, PNG, SCENARIO_TOOLS } from "./scenarioTools.js";
-
-const PROMPTS = [
-  { name: "test_simple_prompt", description: "A prompt without arguments" },
-  {
-    name: "test_prompt_with_arguments",
-    description: "A prompt with two arguments",
-    arguments: [
-      { name: "arg1", description: "First test argument", required: true },
-      { name: "arg2", description: "Second test argument", required: true },
-    ],
-  },
-  {
-    name: "test_prompt_with_embedded_resource",
-    description: "A prompt that embeds a resource",
-    arguments: [
-      { name: "resourceUri", description: "URI of the resource to embed", required: true },
-    ],
-  },
-  { name: "test_prompt_with_image", description: "A prompt with an image" },
-];
-
-const RESOURCES = [
-  {
-    uri: "test://static-text",
-    name: "static-text",
-    description: "A static text resource",
-    mimeType: "text/plain",
-  },
-  {
-    uri: "test://static-binary",
-    name: "static-binary",
-    description: "A static PNG",
-    mimeType: "image/png",
-  },
-  {
-    uri: "test://watched-resource",
-    name: "watched-resource",
-    description: "A resource to subscribe to",
-    mimeType: "text/plain",
-  },
-];
-
-const TEMPLATES = [
-  {
-    uriTemplate: "test://template/{id}/data",
-    name: "template-data",
-    description: "Data for an id",
-    mimeType: "application/json",
-  },
-];
+import { PNG, PROMPTS, RESOURCES, TEMPLATES } from "./conformanceCatalog.js";
+import { callScenarioTool, type ListChanges, SCENARIO_TOOLS } from "./scenarioTools.js";
 
 /** A server for one 2026-07-28 request or one 2025-11-25 session. */
 export function scenarioServer(changes: ListChanges): McpServer {

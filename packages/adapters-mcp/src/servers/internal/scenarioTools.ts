@@ -7,19 +7,8 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import { inputRequired, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { PNG, WAV } from "./conformanceCatalog.js";
 import { objectSchema, sleep, text } from "./serve.js";
-
-// A 1×1 PNG and a 44-byte silent WAV: the smallest valid media the scenarios accept.
-export const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-const WAV = Buffer.concat([
-  Buffer.from("RIFF"),
-  Buffer.from([36, 0, 0, 0]),
-  Buffer.from("WAVEfmt "),
-  Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x80, 0x3e, 0, 0, 2, 0, 16, 0]),
-  Buffer.from("data"),
-  Buffer.from([0, 0, 0, 0]),
-]).toString("base64");
 
 const noArgs = objectSchema();
 const stringArg = (name: string, description: string) =>
